@@ -1,0 +1,184 @@
+"""One handle on the Heat database: engine, transactions, and retries of writes.
+
+Built from ``[database]`` of heat.conf (``Database.from_conf``) or from a URL; the db api
+functions take it as their first argument instead of reading a global.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+import sqlalchemy as sa
+from oslo_config import cfg
+from sqlalchemy import event, exc
+from sqlalchemy.orm import Session, sessionmaker
+
+from keel_app.common import config
+
+LOG = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+# Server error codes that mean "the same statement may succeed if run again".
+_MYSQL_DEADLOCK_CODES = {1205, 1213}
+_POSTGRESQL_RETRY_STATES = {"40001", "40P01"}
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """``[database]/db_max_retries`` and the waits between tries, as oslo.db spaces them."""
+
+    max_retries: int = 20
+    retry_interval: float = 1
+    inc_retry_interval: bool = True
+    max_retry_interval: float = 10
+
+    def waits(self) -> Iterator[float]:
+        wait = self.retry_interval
+        attempt = 0
+        while self.max_retries < 0 or attempt < self.max_retries:
+            attempt += 1
+            yield wait
+            if self.inc_retry_interval:
+                wait = min(wait * 2, self.max_retry_interval)
+
+
+class Database:
+    def __init__(self, url: str, *, retry: RetryPolicy | None = None, **engine_options: Any):
+        self.url = sa.make_url(url)
+        self.retry = retry or RetryPolicy()
+        self.engine = _create_engine(self.url, **engine_options)
+        self._sessions = sessionmaker(bind=self.engine, expire_on_commit=False)
+
+    @classmethod
+    def from_conf(cls, conf: cfg.ConfigOpts) -> Database:
+        options = conf.database
+        retry = RetryPolicy(
+            max_retries=options.db_max_retries,
+            retry_interval=options.db_retry_interval,
+            inc_retry_interval=options.db_inc_retry_interval,
+            max_retry_interval=options.db_max_retry_interval,
+        )
+        return cls(
+            config.database_url(conf),
+            retry=retry,
+            mysql_sql_mode=options.mysql_sql_mode,
+            pool_recycle=options.connection_recycle_time,
+            pool_size=options.max_pool_size,
+            max_overflow=options.max_overflow,
+            pool_timeout=options.pool_timeout,
+            sqlite_synchronous=options.sqlite_synchronous,
+        )
+
+    @property
+    def is_mysql(self) -> bool:
+        return self.url.get_backend_name() == "mysql"
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """A session whose work commits on a clean exit and rolls back on an exception."""
+        with self._sessions() as session, session.begin():
+            yield session
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _create_engine(
+    url: sa.URL,
+    *,
+    mysql_sql_mode: str | None = "TRADITIONAL",
+    pool_recycle: int = 3600,
+    pool_size: int = 5,
+    max_overflow: int = 50,
+    pool_timeout: int | None = None,
+    sqlite_synchronous: bool = True,
+) -> sa.Engine:
+    backend = url.get_backend_name()
+    options: dict[str, Any] = {"pool_pre_ping": True}
+    if backend == "sqlite":
+        # Several processes share the file: wait for a writer instead of failing at once.
+        options["connect_args"] = {"timeout": 30}
+    else:
+        options.update(pool_recycle=pool_recycle, pool_size=pool_size, max_overflow=max_overflow)
+        if pool_timeout is not None:
+            options["pool_timeout"] = pool_timeout
+    engine = sa.create_engine(url, **options)
+    if backend == "sqlite":
+        _configure_sqlite(engine, sqlite_synchronous)
+    elif backend == "mysql" and mysql_sql_mode:
+        _set_mysql_sql_mode(engine, mysql_sql_mode)
+    return engine
+
+
+def _configure_sqlite(engine: sa.Engine, synchronous: bool) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy issue BEGIN itself so that a transaction takes the write lock
+        # at its first statement and compare-and-swap updates stay atomic.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute(f"PRAGMA synchronous = {'FULL' if synchronous else 'OFF'}")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: sa.Connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _set_mysql_sql_mode(engine: sa.Engine, sql_mode: str) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("SET SESSION sql_mode = %s", [sql_mode])
+        cursor.close()
+
+
+def is_retriable(error: BaseException) -> bool:
+    """Deadlocks, serialisation failures, lock timeouts and lost connections."""
+    if isinstance(error, exc.DBAPIError) and error.connection_invalidated:
+        return True
+    if not isinstance(error, (exc.OperationalError, exc.InternalError)):
+        return False
+    original = error.orig
+    code = getattr(original, "args", (None,))[0] if original is not None else None
+    if isinstance(code, int) and code in _MYSQL_DEADLOCK_CODES | {2006, 2013}:
+        return True
+    if getattr(original, "pgcode", None) in _POSTGRESQL_RETRY_STATES:
+        return True
+    return "database is locked" in str(original)
+
+
+def retry_on_db_error(
+    function: Callable[Concatenate[Database, P], R],
+) -> Callable[Concatenate[Database, P], R]:
+    """Run a db api writer again on a retriable error, as ``@retry_on_db_error`` does in Heat.
+
+    The wrapped function must do its whole work in one transaction of its own, so a retry
+    repeats it from the start.
+    """
+
+    @functools.wraps(function)
+    def run(database: Database, *args: P.args, **kwargs: P.kwargs) -> R:
+        waits = database.retry.waits()
+        while True:
+            try:
+                return function(database, *args, **kwargs)
+            except exc.DBAPIError as error:
+                if not is_retriable(error):
+                    raise
+                wait = next(waits, None)
+                if wait is None:
+                    raise
+                LOG.warning("retrying %s after a database error: %s", function.__name__, error)
+                time.sleep(wait)
+
+    return run

@@ -1,0 +1,15 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests import databases
+
+
+@pytest.fixture(params=databases.BACKENDS)
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database on each engine in turn: SQLite, MariaDB, PostgreSQL."""
+    with databases.fresh_database(request.param, tmp_path) as url:
+        yield url

@@ -1,0 +1,81 @@
+"""Heat 27.0.1 itself, in a virtual environment of its own: the oracle of differential tests.
+
+The environment is created on first use and cached (``$KEEL_ORACLE_VENV``, default
+``/var/tmp/openkeel-oracle``) so that later runs only pay for the calls.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+HEAT_REQUIREMENT = "openstack-heat==27.0.1"
+EXTRA_PACKAGES = ["pymysql", "psycopg2-binary"]
+VENV = Path(os.environ.get("KEEL_ORACLE_VENV", "/var/tmp/openkeel-oracle"))
+_READY_MARK = VENV / ".openkeel-oracle-ready"
+
+
+def python() -> Path:
+    """The oracle's interpreter, the environment built first if it is not there yet."""
+    ensure()
+    return VENV / "bin" / "python"
+
+
+def ensure() -> None:
+    if _READY_MARK.exists():
+        return
+    VENV.parent.mkdir(parents=True, exist_ok=True)
+    lock_path = VENV.parent / (VENV.name + ".lock")
+    with open(lock_path, "w") as lock:
+        # Several pytest processes may start at once; one builds, the others wait.
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if _READY_MARK.exists():
+            return
+        if not (VENV / "bin" / "python").exists():
+            subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+        subprocess.run(
+            [str(VENV / "bin" / "pip"), "install", "-q", HEAT_REQUIREMENT, *EXTRA_PACKAGES],
+            check=True,
+        )
+        _READY_MARK.write_text(HEAT_REQUIREMENT + "\n")
+
+
+def run(source: str, *args: str, cwd: Path | None = None, timeout: float = 300) -> str:
+    """Run a Python snippet in the oracle and return its standard output."""
+    completed = subprocess.run(
+        [str(python()), "-c", textwrap.dedent(source), *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=timeout,
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
+    if completed.returncode != 0:
+        raise RuntimeError(f"oracle snippet failed:\n{completed.stderr}")
+    return completed.stdout
+
+
+def run_json(source: str, *args: str, **kwargs: Any) -> Any:
+    """Run a snippet that prints one JSON document and decode it."""
+    return json.loads(run(source, *args, **kwargs))
+
+
+def heat_manage(config_file: Path, *args: str, timeout: float = 300) -> str:
+    """Run Heat's own ``heat-manage`` against a heat.conf."""
+    ensure()
+    completed = subprocess.run(
+        [str(VENV / "bin" / "heat-manage"), "--config-file", str(config_file), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
+    if completed.returncode != 0:
+        raise RuntimeError(f"heat-manage {' '.join(args)} failed:\n{completed.stderr}")
+    return completed.stdout
