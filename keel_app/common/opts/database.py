@@ -3,15 +3,24 @@
 from oslo_config import cfg
 
 DATABASE_OPTS = [
+    cfg.StrOpt("backend", default="sqlalchemy", help="Database API backend."),
     cfg.StrOpt(
         "connection",
         secret=True,
         help="SQLAlchemy URL of the Heat database. Unset: SQLite in the state directory.",
     ),
     cfg.StrOpt("slave_connection", secret=True, help="SQLAlchemy URL of a read-only replica."),
+    cfg.StrOpt("asyncio_connection", secret=True, help="SQLAlchemy asyncio URL of the database."),
+    cfg.StrOpt(
+        "asyncio_slave_connection", secret=True, help="SQLAlchemy asyncio URL of the replica."
+    ),
+    cfg.BoolOpt(
+        "synchronous_reader",
+        default=True,
+        help="Readers must see committed writes, so they never use the replica.",
+    ),
     cfg.StrOpt("mysql_sql_mode", default="TRADITIONAL", help="sql_mode set on MySQL sessions."),
-    cfg.BoolOpt("mysql_enable_ndb", default=False, help="Accepted for heat.conf compatibility."),
-    cfg.StrOpt("mysql_wsrep_sync_wait", help="wsrep_sync_wait set on Galera sessions, when given."),
+    cfg.IntOpt("mysql_wsrep_sync_wait", help="wsrep_sync_wait set on Galera sessions, when given."),
     cfg.IntOpt(
         "connection_recycle_time",
         default=3600,
