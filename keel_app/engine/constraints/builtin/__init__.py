@@ -1,0 +1,1 @@
+"""The custom constraints that ship with OpenKeel, registered as entry points by name."""

@@ -1,0 +1,114 @@
+"""Constraints that look a value up in a cloud service (``nova.flavor``, ``glance.image``, ...).
+
+Each is registered under Heat's name and says which client plugin to ask and with which
+getter, so that the client plugins can serve them when they arrive; until a context
+carries ``clients``, validating raises ``ClientNotAvailable`` (see ``custom``'s docstring).
+A getter that finds nothing raises ``EntityNotFound``, which makes the value invalid with
+the getter's message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from keel_app.common.exception import EntityNotFound
+from keel_app.engine.constraints.custom import BaseCustomConstraint
+
+
+class ServiceConstraint(BaseCustomConstraint):
+    """Calls ``client_plugin(client).<getter>(*getter_arguments, value)``."""
+
+    getter_arguments: tuple[str, ...] = ()
+
+    def validate_with_client(self, client: Any, resource_id: Any) -> None:
+        plugin = client.client_plugin(self.resource_client_name)
+        getattr(plugin, self.resource_getter_name or "")(*self.getter_arguments, resource_id)
+
+
+class KeystoneConstraint(ServiceConstraint):
+    """An empty name is never looked up: Keystone would list everything instead."""
+
+    entity = ""
+
+    def validate_with_client(self, client: Any, resource_id: Any) -> None:
+        if resource_id == "":
+            raise EntityNotFound(entity=self.entity, name=resource_id)
+        super().validate_with_client(client, resource_id)
+
+
+def _service(client: str, getter: str, *arguments: str) -> type[ServiceConstraint]:
+    attributes = {
+        "resource_client_name": client,
+        "resource_getter_name": getter,
+        "getter_arguments": arguments,
+    }
+    return type(
+        f"{client.capitalize()}{getter.title().replace('_', '')}", (ServiceConstraint,), attributes
+    )
+
+
+def _keystone(entity: str, getter: str) -> type[KeystoneConstraint]:
+    attributes = {
+        "resource_client_name": "keystone",
+        "resource_getter_name": getter,
+        "entity": entity,
+    }
+    return type(f"{entity}Constraint", (KeystoneConstraint,), attributes)
+
+
+BarbicanContainer = _service("barbican", "get_container_by_ref")
+BarbicanSecret = _service("barbican", "get_secret_by_ref")
+BlazarReservation = _service("blazar", "get_lease")
+CinderBackup = _service("cinder", "get_volume_backup")
+CinderQosSpecs = _service("cinder", "get_qos_specs")
+CinderSnapshot = _service("cinder", "get_volume_snapshot")
+CinderVolume = _service("cinder", "get_volume")
+CinderVolumeType = _service("cinder", "get_volume_type")
+DesignateZone = _service("designate", "get_zone_id")
+GlanceImage = _service("glance", "find_image_by_name_or_id")
+IronicNode = _service("ironic", "get_node")
+IronicPortGroup = _service("ironic", "get_portgroup")
+KeystoneDomain = _keystone("KeystoneDomain", "get_domain_id")
+KeystoneGroup = _keystone("KeystoneGroup", "get_group_id")
+KeystoneProject = _keystone("KeystoneProject", "get_project_id")
+KeystoneRegion = _keystone("KeystoneRegion", "get_region_id")
+KeystoneRole = _keystone("KeystoneRole", "get_role_id")
+KeystoneService = _keystone("KeystoneService", "get_service_id")
+KeystoneUser = _keystone("KeystoneUser", "get_user_id")
+MagnumClusterTemplate = _service("magnum", "get_cluster_template")
+ManilaShareNetwork = _service("manila", "get_share_network")
+ManilaShareSnapshot = _service("manila", "get_share_snapshot")
+ManilaShareType = _service("manila", "get_share_type")
+MistralWorkflow = _service("mistral", "get_workflow_by_identifier")
+NeutronAddressScope = _service("neutron", "find_resourceid_by_name_or_id", "address_scope")
+NeutronFlowClassifier = _service("neutron", "resolve_ext_resource", "flow_classifier")
+NeutronLbaasListener = _service("neutron", "find_resourceid_by_name_or_id", "listener")
+NeutronLbaasLoadbalancer = _service("neutron", "find_resourceid_by_name_or_id", "loadbalancer")
+NeutronLbaasPool = _service("neutron", "find_resourceid_by_name_or_id", "pool")
+NeutronLbaasProvider = _service("neutron", "find_service_provider", "LOADBALANCERV2")
+NeutronNetwork = _service("neutron", "find_resourceid_by_name_or_id", "network")
+NeutronPort = _service("neutron", "find_resourceid_by_name_or_id", "port")
+NeutronPortPair = _service("neutron", "resolve_ext_resource", "port_pair")
+NeutronPortPairGroup = _service("neutron", "resolve_ext_resource", "port_pair_group")
+NeutronQosPolicy = _service("neutron", "find_resourceid_by_name_or_id", "policy")
+NeutronRouter = _service("neutron", "find_resourceid_by_name_or_id", "router")
+NeutronSecurityGroup = _service("neutron", "find_resourceid_by_name_or_id", "security_group")
+NeutronSegment = _service("openstack", "find_network_segment")
+NeutronSubnet = _service("neutron", "find_resourceid_by_name_or_id", "subnet")
+NeutronSubnetPool = _service("neutron", "find_resourceid_by_name_or_id", "subnetpool")
+NeutronTapFlow = _service("neutron", "resolve_ext_resource", "tap_flow")
+NeutronTapService = _service("neutron", "resolve_ext_resource", "tap_service")
+NovaFlavor = _service("nova", "find_flavor_by_name_or_id")
+NovaHost = _service("nova", "get_host")
+NovaKeypair = _service("nova", "get_keypair")
+NovaServer = _service("nova", "get_server")
+OctaviaAvailabilityZone = _service("octavia", "find_availability_zone")
+OctaviaAvailabilityZoneProfile = _service("octavia", "find_availability_zone_profile")
+OctaviaFlavor = _service("octavia", "find_flavor")
+OctaviaFlavorProfile = _service("octavia", "find_flavor_profile")
+OctaviaL7Policy = _service("octavia", "find_l7policy")
+OctaviaListener = _service("octavia", "find_listener")
+OctaviaLoadbalancer = _service("octavia", "find_loadbalancer")
+OctaviaPool = _service("octavia", "find_pool")
+TroveFlavor = _service("trove", "find_flavor_by_name_or_id")
+ZaqarQueue = _service("zaqar", "get_queue")
