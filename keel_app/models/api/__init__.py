@@ -1,0 +1,1 @@
+"""The db api: Heat's database operations as named functions of a ``Database``."""

@@ -1,0 +1,195 @@
+"""Resource rows and their lock: compare-and-swap on ``engine_id`` and ``atomic_key``.
+
+A resource row is locked by the engine named in ``engine_id``. Every locked write names
+the ``atomic_key`` it last read and moves it on by one, so a writer with a stale view
+changes nothing and learns so from a False return.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from keel_app.common import exception
+from keel_app.models.api.errors import is_foreign_key_violation
+from keel_app.models.api.status_reason import truncate_status_reason
+from keel_app.models.database import Database, retry_on_db_error
+from keel_app.models.resource import Resource
+
+LOG = logging.getLogger(__name__)
+
+
+def next_atomic_key(atomic_key: int | None) -> int:
+    """The key a successful write leaves: rows that were never locked start at 1."""
+    return 1 if atomic_key is None else atomic_key + 1
+
+
+def _equals(column: Any, value: Any) -> sa.ColumnElement[bool]:
+    # NULL never compares equal, so an expected NULL is matched with IS NULL.
+    return column.is_(None) if value is None else column == value
+
+
+def create_resource(database: Database, values: Mapping[str, Any]) -> Resource:
+    values = truncate_status_reason(database, values)
+    with database.transaction() as session:
+        resource = Resource(**values)
+        session.add(resource)
+    return resource
+
+
+def get_resource(database: Database, resource_id: int) -> Resource:
+    with database.transaction() as session:
+        resource = session.get(Resource, resource_id)
+    if resource is None:
+        raise exception.NotFound(f"resource with id {resource_id} not found")
+    return resource
+
+
+def _update_resource(
+    session: Session,
+    database: Database,
+    resource_id: int,
+    values: Mapping[str, Any],
+    atomic_key: int | None,
+    expected_engine_id: str | None,
+) -> bool:
+    values = truncate_status_reason(database, values)
+    values["atomic_key"] = next_atomic_key(atomic_key)
+    result = session.execute(
+        sa.update(Resource)
+        .where(
+            Resource.id == resource_id,
+            _equals(Resource.engine_id, expected_engine_id),
+            _equals(Resource.atomic_key, atomic_key),
+        )
+        .values(values)
+        .execution_options(synchronize_session=False)
+    )
+    return bool(result.rowcount)
+
+
+@retry_on_db_error
+def update_resource(
+    database: Database,
+    resource_id: int,
+    values: Mapping[str, Any],
+    atomic_key: int | None,
+    expected_engine_id: str | None = None,
+) -> bool:
+    """Write ``values`` if the row still has ``atomic_key`` and is held by ``expected_engine_id``.
+
+    ``None`` for either means the row must have NULL there. On success the row's key is
+    ``next_atomic_key(atomic_key)``; on False nothing changed.
+    """
+    with database.transaction() as session:
+        return _update_resource(
+            session, database, resource_id, values, atomic_key, expected_engine_id
+        )
+
+
+def acquire_resource_lock(
+    database: Database,
+    resource_id: int,
+    engine_id: str,
+    atomic_key: int | None,
+    values: Mapping[str, Any] | None = None,
+) -> bool:
+    """Take an unlocked resource for ``engine_id`` (writing ``values`` with it)."""
+    return update_resource(
+        database, resource_id, {**(values or {}), "engine_id": engine_id}, atomic_key, None
+    )
+
+
+def release_resource_lock(
+    database: Database,
+    resource_id: int,
+    engine_id: str,
+    atomic_key: int | None,
+    values: Mapping[str, Any] | None = None,
+) -> bool:
+    """Give back a resource that ``engine_id`` holds (writing ``values`` with it).
+
+    ``atomic_key`` is the key the row got when the lock was taken.
+    """
+    return update_resource(
+        database, resource_id, {**(values or {}), "engine_id": None}, atomic_key, engine_id
+    )
+
+
+def steal_resource_lock(
+    database: Database,
+    resource_id: int,
+    dead_engine_id: str,
+    values: Mapping[str, Any] | None = None,
+) -> bool:
+    """Clear the lock of an engine found dead, if it still holds the resource.
+
+    As in Heat, the key is left where it is: the dead engine's own release, should it
+    come back, fails on ``engine_id``, and the next acquire reads the key afresh. The
+    condition on ``dead_engine_id`` keeps two engines that both found it dead from
+    clearing a lock that a third has taken since.
+    """
+    values = truncate_status_reason(database, {**(values or {}), "engine_id": None})
+    with database.transaction() as session:
+        result = session.execute(
+            sa.update(Resource)
+            .where(Resource.id == resource_id, Resource.engine_id == dead_engine_id)
+            .values(values)
+            .execution_options(synchronize_session=False)
+        )
+        return bool(result.rowcount)
+
+
+@retry_on_db_error
+def create_replacement(
+    database: Database,
+    existing_id: int,
+    new_values: Mapping[str, Any],
+    atomic_key: int | None,
+    engine_id: str | None = None,
+) -> Resource | None:
+    """Insert the replacement of a resource and point the old row at it, in one transaction.
+
+    The old row is claimed with the same compare-and-swap as ``update_resource``; when it
+    fails (the resource is locked or was changed) UpdateInProgress is raised and the new
+    row is not kept. Returns None, inserting nothing, when the new row names a template
+    that no longer exists.
+    """
+    try:
+        with database.transaction() as session:
+            replacement = Resource(**truncate_status_reason(database, new_values))
+            session.add(replacement)
+            session.flush()
+            claimed = _update_resource(
+                session,
+                database,
+                existing_id,
+                {"replaced_by": replacement.id},
+                atomic_key,
+                engine_id,
+            )
+            if not claimed:
+                if "name" in new_values:
+                    raise exception.UpdateInProgress(resource_name=new_values["name"])
+                raise exception.UpdateInProgress()
+    except sa.exc.IntegrityError as error:
+        if not is_foreign_key_violation(error):
+            raise
+        LOG.debug("Not creating replacement resource: %s", error)
+        return None
+    return replacement
+
+
+def engines_holding_locks(database: Database, stack_id: str) -> set[str]:
+    """The engines that hold a lock on some resource of the stack."""
+    with database.transaction() as session:
+        engine_ids = session.scalars(
+            sa.select(Resource.engine_id)
+            .where(Resource.stack_id == stack_id, Resource.engine_id.is_not(None))
+            .distinct()
+        ).all()
+    return {engine_id for engine_id in engine_ids if engine_id is not None}
