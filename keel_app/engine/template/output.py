@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import collections
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from keel_app.common.exception import InvalidTemplateAttribute, InvalidTemplateReference
@@ -45,6 +45,12 @@ class OutputDefinition:
         if self._all_dep_attrs is not None:
             return iter(self._all_dep_attrs.get(resource_name, []))
         return function.dep_attrs(self._value, resource_name)
+
+    def all_dep_attrs_map(self) -> Mapping[str, set[Any]]:
+        """Every resource name to the attributes of it this output reads (cached)."""
+        self.dep_attrs("", load_all=True)
+        assert self._all_dep_attrs is not None
+        return self._all_dep_attrs
 
     def get_value(self) -> Any:
         if self._resolved_value is None:

@@ -197,11 +197,18 @@ class ResourceDefinition:
                 attribute_map[name].add(attribute)
             self._all_dep_attrs = attribute_map
         if self._all_dep_attrs is not None:
-            return self._all_dep_attrs[resource_name]
+            # .get: a lookup must not add an empty entry for every resource asked about.
+            return self._all_dep_attrs.get(resource_name, ())
         return itertools.chain(
             function.dep_attrs(self._properties, resource_name),
             function.dep_attrs(self._metadata, resource_name),
         )
+
+    def all_dep_attrs_map(self) -> Mapping[str, set[Any]]:
+        """Every resource name to the attributes of it this definition reads (cached)."""
+        self.dep_attrs("", load_all=True)
+        assert self._all_dep_attrs is not None
+        return self._all_dep_attrs
 
     def required_resource_names(self) -> set[str]:
         """Names this definition depends on, explicitly or through functions (unchecked)."""
@@ -240,8 +247,38 @@ class ResourceDefinition:
         self._rules = rules or []
         self._client_resolve = client_resolve
 
+    def properties(self, schema: Any, context: Any = None) -> Any:
+        """The property values read through a plugin's properties schema."""
+        # Imported here: the properties package reads this module's function library.
+        from keel_app.engine.properties import Properties
+
+        properties = Properties(
+            schema,
+            self._properties or {},
+            function.resolve,
+            context=context,
+            section=PROPERTIES,
+            rsrc_description=self.description,
+        )
+        properties.update_translation(self._rules, self._client_resolve)
+        return properties
+
     def deletion_policy(self) -> Any:
         return function.resolve(self._deletion_policy) or self.DELETE
+
+    def update_policy(self, schema: Any, context: Any = None) -> Any:
+        """The update policy read through a plugin's update policy schema."""
+        from keel_app.engine.properties import Properties
+
+        policy = Properties(
+            schema,
+            self._update_policy or {},
+            function.resolve,
+            context=context,
+            section=UPDATE_POLICY,
+        )
+        policy.update_translation(self._rules, self._client_resolve)
+        return policy
 
     def metadata(self) -> Any:
         return function.resolve(self._metadata) or {}

@@ -1,0 +1,1 @@
+"""Resource plugins, one module per family, registered as ``openkeel.resources`` entry points."""
