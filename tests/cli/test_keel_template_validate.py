@@ -1,4 +1,4 @@
-"""``keel template validate`` run as a command on a slice of the validate corpus.
+"""``keel template validate`` on the validate corpus: in-process on all, as a command on a slice.
 
 Each case is written to a directory (template, files, environment) and validated by
 our command; Heat's answer for the same directory comes from python-heatclient's
@@ -9,6 +9,8 @@ on standard error with Heat's message, and exits with 1.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -19,6 +21,7 @@ from typing import Any
 import pytest
 import yaml
 
+from keel_app.cli.keel import main
 from keel_app.engine.environment import PACKAGED_ENVIRONMENT_DIR
 from tests.engine.validate import keel_side
 from tests.engine.validate.corpus import load_cases
@@ -145,6 +148,42 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         case_id: (heat, done)
         for case_id, heat, done in zip(cli_cases, heat_answers, completed, strict=True)
     }
+
+
+ALL_CASES = [case for case in load_cases() if case["id"] not in CLIENT_DIVERGENCES]
+
+
+def _run_in_process(cli_case: dict[str, Any]) -> subprocess.CompletedProcess[str]:
+    """The command's main() on the same argument list, its output captured."""
+    arguments = command_for(cli_case)[1:]
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        status = main(arguments)
+    return subprocess.CompletedProcess(arguments, status, stdout.getvalue(), stderr.getvalue())
+
+
+@pytest.fixture(scope="module")
+def in_process_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    root = tmp_path_factory.mktemp("keel-template-validate-all")
+    cli_cases = {case["id"]: write_case(case, root / case["id"]) for case in ALL_CASES}
+    request = {
+        "environment_dir": str(PACKAGED_ENVIRONMENT_DIR),
+        "cli_cases": list(cli_cases.values()),
+    }
+    heat_answers = run_heat_side(request, root)["cli_answers"]
+    return {
+        case_id: (heat, _run_in_process(cli_case))
+        for (case_id, cli_case), heat in zip(cli_cases.items(), heat_answers, strict=True)
+    }
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("case", ALL_CASES, ids=[case["id"] for case in ALL_CASES])
+def test_command_answers_like_heat_on_the_whole_corpus(
+    case: dict[str, Any], in_process_runs: dict[str, Any]
+) -> None:
+    heat, completed = in_process_runs[case["id"]]
+    assert actual_output(completed, heat) == expected_output(heat)
 
 
 def test_the_slice_is_a_real_sample() -> None:
