@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from keel_app.common.exception import StackValidationFailed
 from keel_app.engine.template import function
 from keel_app.engine.template.common import CommonTemplate
 from keel_app.engine.template.functions import cfn as cfn_functions
@@ -125,27 +124,7 @@ class CfnTemplateBase(CommonTemplate):
             stack_identifier, self, user_params=user_params, param_defaults=param_defaults
         )
 
-    def resource_definitions(self, stack: Any) -> dict[str, ResourceDefinition]:
-        resources = self.t.get(self.RESOURCES) or {}
-        conditions = self.conditions(stack)
-        definitions = {}
-        for name, snippet in resources.items():
-            try:
-                arguments = dict(self._rsrc_defn_args(stack, name, snippet))
-            except (TypeError, ValueError, KeyError) as error:
-                raise StackValidationFailed(message=str(error)) from None
-            definition = ResourceDefinition(name, **arguments)
-            condition = definition.condition()
-            if condition is not None:
-                try:
-                    enabled = conditions.is_enabled(condition)
-                except ValueError as error:
-                    path = [self.RESOURCES, name, getattr(self, "RES_CONDITION", "Condition")]
-                    raise StackValidationFailed(path=path, message=str(error)) from None
-                if not enabled:
-                    continue
-            definitions[name] = definition
-        return definitions
+    CONDITION_KEY_FOR_ERRORS = "Condition"
 
     def add_resource(self, definition: ResourceDefinition, name: str | None = None) -> None:
         if name is None:

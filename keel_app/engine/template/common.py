@@ -12,6 +12,7 @@ from keel_app.engine.template import function
 from keel_app.engine.template.base import Template
 from keel_app.engine.template.conditions import Conditions
 from keel_app.engine.template.output import OutputDefinition
+from keel_app.engine.template.resource_definition import ResourceDefinition
 
 ParseFunction = Callable[[Any, str], Any]
 
@@ -42,6 +43,39 @@ class CommonTemplate(Template):
         if not isinstance(data, valid_types):
             raise TypeError(f"Resource {resource_name} {key} type must be {typename}")
         return data
+
+    # The key that names a resource's condition in error paths of this format.
+    CONDITION_KEY_FOR_ERRORS = "condition"
+
+    def _invalid_keys_message(self, snippet: Any) -> str | None:
+        """Why a resource snippet has keys the format does not allow, or None."""
+        return None
+
+    def resource_definitions(self, stack: Any) -> dict[str, ResourceDefinition]:
+        resources = self.t.get(self.RESOURCES) or {}
+        conditions = self.conditions(stack)
+        definitions = {}
+        for name, snippet in resources.items():
+            try:
+                invalid = self._invalid_keys_message(snippet)
+                if invalid:
+                    raise ValueError(invalid)
+                arguments = dict(self._rsrc_defn_args(stack, name, snippet))
+            except (TypeError, ValueError, KeyError) as error:
+                raise StackValidationFailed(message=str(error)) from None
+            definition = ResourceDefinition(name, **arguments)
+            condition = definition.condition()
+            if condition is not None:
+                try:
+                    enabled = conditions.is_enabled(condition)
+                except ValueError as error:
+                    key = getattr(self, "RES_CONDITION", self.CONDITION_KEY_FOR_ERRORS)
+                    path = [self.RESOURCES, name, key]
+                    raise StackValidationFailed(path=path, message=str(error)) from None
+                if not enabled:
+                    continue
+            definitions[name] = definition
+        return definitions
 
     def _rsrc_defn_args(
         self, stack: Any, name: str, data: collections.abc.Mapping[str, Any]

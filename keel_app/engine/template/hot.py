@@ -194,31 +194,6 @@ class HOTemplate20130523(CommonTemplate):
             return "Invalid keyword(s) inside a resource definition: " + ", ".join(invalid)
         return None
 
-    def resource_definitions(self, stack: Any) -> dict[str, ResourceDefinition]:
-        resources = self.t.get(self.RESOURCES) or {}
-        conditions = self.conditions(stack)
-        definitions = {}
-        for name, snippet in resources.items():
-            try:
-                invalid = self._invalid_keys_message(snippet)
-                if invalid:
-                    raise ValueError(invalid)
-                arguments = dict(self._rsrc_defn_args(stack, name, snippet))
-            except (TypeError, ValueError, KeyError) as error:
-                raise StackValidationFailed(message=str(error)) from None
-            definition = ResourceDefinition(name, **arguments)
-            condition = definition.condition()
-            if condition is not None:
-                try:
-                    enabled = conditions.is_enabled(condition)
-                except ValueError as error:
-                    path = [self.RESOURCES, name, getattr(self, "RES_CONDITION", "condition")]
-                    raise StackValidationFailed(path=path, message=str(error)) from None
-                if not enabled:
-                    continue
-            definitions[name] = definition
-        return definitions
-
     def add_resource(self, definition: ResourceDefinition, name: str | None = None) -> None:
         if name is None:
             name = definition.name
