@@ -66,6 +66,7 @@ HEAT_NAMESPACES = [
 LIBRARY_NAMESPACES = [
     "keystonemiddleware.auth_token",
     "oslo.cache",
+    "oslo.log",
     "oslo.messaging",
     "oslo.policy",
     "osprofiler",

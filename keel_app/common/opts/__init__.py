@@ -18,4 +18,5 @@ MODULES = [
     "keel_app.common.opts.rabbit",
     "keel_app.common.opts.cache",
     "keel_app.common.opts.profiler",
+    "keel_app.common.opts.logging",
 ]

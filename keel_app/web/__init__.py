@@ -1,0 +1,60 @@
+"""The native API (heat-api v1) as a Flask application.
+
+Request flow, outermost first, as in heat-api's ``noauth`` pipeline: ``/healthcheck``
+beside everything, request id, version negotiation (``/`` and ``/versions`` answered
+there), then Flask: the auth flavor, the request context, the JSON body, the v1
+routes; every error leaves through ``faults``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import flask
+from oslo_config import cfg
+
+from keel_app.common import config as heat_config
+from keel_app.web import auth_noauth, faults, request_body, request_context
+from keel_app.web.healthcheck import Healthcheck
+from keel_app.web.json_provider import HeatJSONProvider
+from keel_app.web.request_id import RequestId
+from keel_app.web.routing import DeclaredMethodsRule
+from keel_app.web.version_negotiation import VersionNegotiation
+
+NOAUTH_FLAVOR = "noauth"
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> flask.Flask:
+    """The native API; ``config["HEAT_CONF"]`` is the parsed heat.conf (loaded when absent)."""
+    app = flask.Flask(__name__)
+    app.json = HeatJSONProvider(app)
+    app.url_rule_class = DeclaredMethodsRule
+    app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False
+    if config is not None:
+        app.config.update(config)
+    conf: cfg.ConfigOpts = app.config.get("HEAT_CONF") or heat_config.load([])
+    app.config["HEAT_CONF"] = conf
+    app.config["HEAT_DEBUG"] = conf.debug
+
+    install_auth(app, conf)
+    request_context.install(app)
+    request_body.install(app, conf.max_json_body_size)
+    faults.install(app)
+
+    app.wsgi_app = Healthcheck(  # type: ignore[method-assign]
+        RequestId(VersionNegotiation(app.wsgi_app))
+    )
+    return app
+
+
+def install_auth(app: flask.Flask, conf: cfg.ConfigOpts) -> None:
+    flavor = conf.paste_deploy.flavor
+    if flavor == NOAUTH_FLAVOR:
+        auth_noauth.install(app, conf.noauth.token_response)
+        return
+    # Keystone (the default flavor) is not wired yet: refuse to serve unauthenticated.
+    raise RuntimeError(
+        f"[paste_deploy] flavor {flavor or 'default'!r} is not supported yet; "
+        f"set flavor = {NOAUTH_FLAVOR}"
+    )
