@@ -2,8 +2,9 @@
 
 Plugins (``keel_app.resources``) are registered under the entry point group
 ``openkeel.resources`` and reach stacks through the global environment. This package
-holds the declarations and the validation of a resource definition; the life cycle
-(create, update, delete, signals, hooks) arrives with the engine.
+holds the declarations and the validation of a resource definition, and the life cycle
+on the database (``lifecycle``: rows, lock, states, events, resource_data) with the
+rules of updates (``update``); convergence drives the steps.
 """
 
 from keel_app.engine.environment.support import SupportStatus

@@ -9,7 +9,8 @@ stack)`` instantiates the class the stack's registry maps the definition's type 
 ``validate_template`` is Heat's structural check (service availability, the
 definition's functions, deletion policy, update policy and properties), reporting
 errors under ``resources.<name>``; ``validate`` is what a plugin extends with its own
-checks. The life cycle (create, update, delete, signals, hooks) arrives with the engine.
+checks. The life cycle on the database (rows, lock, states, events, resource_data) is
+``lifecycle.LifeCycle``; convergence drives it.
 
 What the ``stack`` argument must offer: ``context``, ``env`` (the registry),
 ``t`` (the template: ``RESOURCES`` and ``get_section_name``), ``strict_validate``,
@@ -41,14 +42,16 @@ from keel_app.engine.resource.attributes import (
     SHOW_ATTR,
     Attributes,
 )
+from keel_app.engine.resource.lifecycle import LifeCycle
 from keel_app.engine.template import resource_definition, stack_definition
+from keel_app.engine.template.functions.references import select_from_attribute
 
 LOG = logging.getLogger(__name__)
 
 NO_DESCRIPTION = "No description available"
 
 
-class Resource:
+class Resource(LifeCycle):
     """A resource of a stack; subclasses are the resource types."""
 
     ACTIONS = stack_definition.ACTIONS
@@ -231,10 +234,10 @@ class Resource:
         return self.get_reference_id()
 
     def get_attribute(self, key: str, *path: Any) -> Any:
-        """An attribute's value; resolving real values arrives with the engine."""
+        """An attribute's value, resolved by the type (``_resolve_attribute``), then ``path``."""
         if key not in self.attributes:
             raise InvalidTemplateAttribute(resource=self.name, key=key)
-        return None
+        return select_from_attribute(self._cached_attribute(key), list(path))
 
     def FnGetAtt(self, key: str, *path: Any) -> Any:  # noqa: N802
         return self.get_attribute(key, *path)

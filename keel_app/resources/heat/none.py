@@ -1,12 +1,13 @@
 """OS::Heat::None: a resource that does nothing and accepts anything.
 
 It stands in for any other type through the resource registry, so it takes every
-property without a schema and answers every attribute with None. Declarations only:
-the life-cycle steps arrive with the engine.
+property without a schema and answers every attribute with None. Creating it only
+records a physical id (a random UUID) and marks it a placeholder.
 """
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from keel_app.engine.environment.support import SupportStatus
@@ -40,3 +41,15 @@ class NoneResource(Resource):
 
     def get_attribute(self, key: str, *path: Any) -> None:
         return None
+
+    def _needs_update(self, *arguments: Any) -> bool:
+        # Whatever changed, a stand-in has nothing to update.
+        return False
+
+    def handle_create(self) -> None:
+        self.resource_id_set(str(uuid.uuid4()))
+        # Marks a resource that stands in for another type: deleting it deletes nothing.
+        self.data_set(self.IS_PLACEHOLDER, "True")
+
+    def handle_delete(self) -> Any:
+        return self.resource_id

@@ -2,8 +2,8 @@
 
 The string is drawn from character classes and/or explicit character sequences, each
 with a minimum count; ``validate`` checks that the minimums fit in the length. The
-deprecated ``sequence`` property is translated into a character class. Declarations
-only: generating the string is a life-cycle step and arrives with the engine.
+deprecated ``sequence`` property is translated into a character class. The string is
+made on create and kept in resource_data as ``value``, redacted (stored encrypted).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from keel_app.engine import constraints
 from keel_app.engine.environment.support import DEPRECATED, HIDDEN, SupportStatus
 from keel_app.engine.properties import Schema, TranslationRule
 from keel_app.engine.resource import AttributeSchema, Resource
+from keel_app.resources.heat import password_generation
 
 CHARACTER_CLASS_NAMES = (
     LETTERS_DIGITS,
@@ -174,3 +175,38 @@ will be randomly generated string with specified length (or with length of
                 message="Length property cannot be smaller than combined character class and "
                 "character sequence minimums"
             )
+
+    def _generate_random_string(
+        self, sequences: list[dict[str, Any]], classes: list[dict[str, Any]], length: int
+    ) -> str:
+        character_classes = [
+            password_generation.special_character_class(
+                item[self.CHARACTER_SEQUENCES_SEQUENCE], item[self.CHARACTER_SEQUENCES_MIN]
+            )
+            for item in sequences
+        ] + [
+            password_generation.named_character_class(
+                item[self.CHARACTER_CLASSES_CLASS], item[self.CHARACTER_CLASSES_MIN]
+            )
+            for item in classes
+        ]
+        return password_generation.generate_password(length, character_classes)
+
+    def handle_create(self) -> None:
+        value = self._generate_random_string(
+            self.properties[self.CHARACTER_SEQUENCES] or [],
+            self.properties[self.CHARACTER_CLASSES] or [],
+            self.properties[self.LENGTH],
+        )
+        self.data_set(self.VALUE, value, redact=True)
+        self.resource_id_set(self.physical_resource_name())
+
+    def _resolve_attribute(self, name: str) -> Any:
+        if name == self.VALUE:
+            return self.data().get(self.VALUE)
+        return None
+
+    def get_reference_id(self) -> str:
+        if self.resource_id is not None:
+            return self.data().get("value")  # type: ignore[no-any-return]
+        return str(self.name)

@@ -2,10 +2,14 @@
 
 It stores the ``value`` given and can be told to fail, to wait (per action), to be
 replaced on update, to poll a client, and to delay constraint checks and attribute
-reads. Declarations only: the life-cycle steps arrive with the engine.
+reads. Waiting never sleeps: the step's token carries when it started and the engine
+asks again later (``attr_wait_secs`` is not honoured: reading an attribute never waits).
 """
 
 from __future__ import annotations
+
+import datetime
+from typing import Any
 
 from keel_app.engine import constraints
 from keel_app.engine.environment.support import SupportStatus
@@ -146,3 +150,63 @@ It has control knobs such as 'update_replace', 'fail', 'wait_secs'.
             cache_mode=AttributeSchema.CACHE_NONE,
         ),
     }
+
+    def _wait_secs(self) -> Any:
+        seconds = None
+        if self.properties[self.ACTION_WAIT_SECS]:
+            seconds = self.properties[self.ACTION_WAIT_SECS][self.action.lower()]
+        if seconds is None:
+            seconds = self.properties[self.WAIT_SECS]
+        return seconds
+
+    def _token(self, wait_secs: Any) -> list[Any]:
+        # JSON-able, as it travels in the message that asks again.
+        return [self.now().isoformat(), wait_secs]
+
+    def handle_create(self) -> list[Any]:
+        if not self.properties.get(self.FAIL):
+            self.data_set("value", self.properties.get(self.VALUE), redact=False)
+            self.resource_id_set(self.physical_resource_name())
+        return self._token(self._wait_secs())
+
+    def needs_replace_with_prop_diff(
+        self, changed_properties_set: Any, after_props: Any, before_props: Any
+    ) -> Any:
+        if self.VALUE in changed_properties_set:
+            return after_props[self.UPDATE_REPLACE]
+        return None
+
+    def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> list[Any]:
+        self.properties = json_snippet.properties(self.properties_schema, self.context)
+        value = prop_diff.get(self.VALUE)
+        if value:
+            if not self.properties[self.FAIL]:
+                self.data_set("value", value, redact=False)
+            return self._token(self._wait_secs())
+        return self._token(0)
+
+    def handle_delete(self) -> list[Any]:
+        return self._token(self._wait_secs())
+
+    def check_create_complete(self, token: list[Any]) -> bool:
+        return self._check_status_complete(*token)
+
+    def check_update_complete(self, token: list[Any]) -> bool:
+        return self._check_status_complete(*token)
+
+    def check_delete_complete(self, token: list[Any]) -> bool:
+        return self._check_status_complete(*token)
+
+    def _check_status_complete(self, started_at: str, wait_secs: Any) -> bool:
+        waited = self.now() - datetime.datetime.fromisoformat(started_at)
+        # A negative wait never ends.
+        if wait_secs >= 0 and waited > datetime.timedelta(seconds=wait_secs):
+            if self.properties[self.FAIL] and self.action != self.DELETE:
+                raise ValueError(f"Test Resource failed {self.name}")
+            return True
+        return False
+
+    def _resolve_attribute(self, name: str) -> Any:
+        if name == self.OUTPUT:
+            return self.data().get("value")
+        return None

@@ -1,11 +1,13 @@
 """OS::Heat::Value: exposes its ``value`` property, optionally typed, as an attribute.
 
 When ``type`` names a HOT parameter type, the ``value`` property takes the matching
-property type, so the value is checked (and coerced) as such. Declarations only: the
-life-cycle steps arrive with the engine.
+property type, so the value is checked (and coerced) as such. Nothing exists outside
+the stack: create only names the resource, update changes it in place.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from keel_app.engine import constraints
 from keel_app.engine.environment.support import SupportStatus
@@ -66,3 +68,15 @@ of other template parameters and/or other resources.
             Schema(VALUE_TYPES[value_type], VALUE_DESCRIPTION, required=True, update_allowed=True),
             self.VALUE,
         )
+
+    def _resolve_attribute(self, name: str) -> Any:
+        if name == self.VALUE_ATTR:
+            return self.properties[self.VALUE]
+        return None
+
+    def handle_create(self) -> None:
+        self.resource_id_set(self.physical_resource_name())
+
+    def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> None:
+        # Changed in place: the new properties are the new value.
+        return None

@@ -1,0 +1,245 @@
+"""The stack as a convergence step needs it: rows in, template resolved, state written back.
+
+This is the slice of Heat's ``parser.Stack`` that ``converge_stack`` and
+``check_resource`` use: load a stack row with one of its templates, build the resources
+of that template with the node data of their predecessors, the template's dependency
+graph, and the state changes that compare-and-swap on the traversal. The full runtime
+Stack (outputs, nested stacks, notifications, API formatting) belongs to
+``keel_app.engine.stack``; this module stays the engine's convergence view of it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import sqlalchemy as sa
+
+from keel_app.common.identifier import HeatIdentifier
+from keel_app.engine.graph import Dependencies
+from keel_app.engine.resource import Resource
+from keel_app.engine.settings import EngineSettings
+from keel_app.engine.stack import template_store
+from keel_app.engine.template import stack_definition
+from keel_app.engine.template.base import Template
+from keel_app.models.api import events, stacks
+from keel_app.models.base import utcnow
+from keel_app.models.database import Database
+from keel_app.models.resource import Resource as ResourceRow
+from keel_app.models.stack import Stack as StackRow
+
+LOG = logging.getLogger(__name__)
+
+STACK_RESOURCE_TYPE = "OS::Heat::Stack"
+
+
+class AdminScope:
+    """The engine writes rows of any project: its checks were made at the API."""
+
+    is_admin = True
+    project_id = None
+
+
+ADMIN = AdminScope()
+
+
+def load_template(database: Database, template_id: int, settings: EngineSettings) -> Template:
+    """A stored template version, hidden parameters decrypted as the stack layer stores them."""
+    return template_store.load_template(
+        database,
+        template_id,
+        limits=settings.template_limits,
+        encryption_key=settings.auth_encryption_key,
+    )
+
+
+def store_template(database: Database, template: Template, settings: EngineSettings) -> int:
+    """A new raw_template row (and files row) for ``template``, as the stack layer writes it."""
+    return template_store.store_template(
+        database,
+        template,
+        settings.encrypt_parameters_and_properties,
+        settings.auth_encryption_key,
+    )
+
+
+class ConvergenceStack:
+    """One stack row and the template a step works with."""
+
+    ACTIONS = stack_definition.ACTIONS
+    (INIT, CREATE, DELETE, UPDATE, ROLLBACK, SUSPEND, RESUME, ADOPT, SNAPSHOT, CHECK) = ACTIONS
+    STATUSES = stack_definition.STATUSES
+    IN_PROGRESS, FAILED, COMPLETE = STATUSES
+
+    def __init__(
+        self,
+        context: Any,
+        database: Database,
+        settings: EngineSettings,
+        row: StackRow,
+        template: Template,
+        resource_data: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.context = context
+        self.database = database
+        self.settings = settings
+        self.id = row.id
+        self.name = row.name
+        self.tenant_id = row.tenant
+        self.owner_id = row.owner_id
+        self.action = row.action
+        self.status = row.status
+        self.status_reason = row.status_reason
+        self.current_traversal = row.current_traversal
+        self.current_deps = row.current_deps
+        self.disable_rollback = row.disable_rollback
+        self.prev_raw_template_id = row.prev_raw_template_id
+        self.raw_template_id = row.raw_template_id
+        self.timeout_mins = row.timeout
+        self.created_time = row.created_at
+        self.updated_time = row.updated_at
+        self.user_creds_id = row.user_creds_id
+        self.nested_depth = row.nested_depth or 0
+        self.convergence = True
+        self.in_convergence_check = True
+        self.strict_validate = True
+        self.adopt_stack_data = None
+        self.converge = False
+        self.defn = stack_definition.StackDefinition(
+            context, template, self.identifier(), resource_data or {}
+        )
+        self._resources: dict[str, Any] | None = None
+        # The transport's clock: plugins that wait compare against it.
+        self.clock: Any = time.time
+
+    @classmethod
+    def load(
+        cls,
+        context: Any,
+        database: Database,
+        settings: EngineSettings,
+        stack_id: str,
+        template_id: int | None = None,
+        resource_data: Mapping[str, Any] | None = None,
+    ) -> ConvergenceStack | None:
+        row = stacks.get_stack(database, ADMIN, stack_id)
+        if row is None:
+            return None
+        template = load_template(database, template_id or row.raw_template_id, settings)
+        return cls(context, database, settings, row, template, resource_data)
+
+    # What resources and functions read
+
+    @property
+    def t(self) -> Template:
+        return self.defn.t
+
+    @property
+    def env(self) -> Any:
+        return self.defn.env
+
+    @property
+    def parameters(self) -> Any:
+        return self.defn.parameters
+
+    def identifier(self) -> HeatIdentifier:
+        return HeatIdentifier(self.tenant_id or "", self.name or "", self.id)
+
+    def now(self) -> float:
+        return float(self.clock())
+
+    def time_elapsed(self) -> float:
+        """Seconds since the operation started, on the transport's clock."""
+        started = self.updated_time or self.created_time
+        if started is None:
+            return 0.0
+        epoch = started.replace(tzinfo=datetime.UTC).timestamp()
+        return self.now() - epoch
+
+    def has_timed_out(self) -> bool:
+        if self.status == self.IN_PROGRESS:
+            return self.time_elapsed() > self.timeout_secs()
+        return False
+
+    def root_stack_id(self) -> str:
+        return self.id
+
+    def timeout_secs(self) -> int:
+        if self.timeout_mins is None:
+            return self.settings.stack_action_timeout
+        return self.timeout_mins * 60
+
+    @property
+    def resources(self) -> dict[str, Any]:
+        if self._resources is None:
+            self._resources = {
+                name: Resource(name, self.defn.resource_definition(name), self)
+                for name in sorted(self.defn.enabled_rsrc_names())
+            }
+        return self._resources
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.defn.enabled_rsrc_names()
+
+    def __getitem__(self, name: str) -> Any:
+        return self.resources[name]
+
+    def dependencies(self) -> Dependencies:
+        """The template's graph of resource names."""
+        graph = Dependencies()
+        for resource in self.resources.values():
+            for required in resource.t.dependencies(self):
+                graph += resource.name, required.name
+            graph += resource.name, None
+        return graph
+
+    def __str__(self) -> str:
+        return f'Stack "{self.name}" [{self.id}]'
+
+    # Writes
+
+    def store(self, values: Mapping[str, Any], expected_traversal: str | None) -> bool:
+        return stacks.update_stack(self.database, ADMIN, self.id, values, expected_traversal)
+
+    def state_set(self, action: str, status: str, reason: str) -> bool:
+        """Write the state if this traversal is still current; add the stack's event."""
+        if not self.store(
+            {"action": action, "status": status, "status_reason": reason},
+            self.current_traversal,
+        ):
+            LOG.info(
+                "Cannot update the state of stack %s: traversal %s is no longer current",
+                self.name,
+                self.current_traversal,
+            )
+            return False
+        self.action, self.status, self.status_reason = action, status, reason
+        self.add_event(action, status, reason)
+        return True
+
+    def add_event(self, action: str, status: str, reason: str) -> None:
+        events.create_event(
+            self.database,
+            {
+                "stack_id": self.id,
+                "resource_action": action,
+                "resource_status": status,
+                "resource_name": self.name,
+                "physical_resource_id": self.id,
+                "resource_status_reason": reason,
+                "resource_type": STACK_RESOURCE_TYPE,
+                "resource_properties": None,
+                "created_at": utcnow(),
+            },
+            self.settings.max_events_per_stack,
+            self.settings.event_purge_batch_size,
+        )
+
+    def resource_rows(self) -> dict[int, ResourceRow]:
+        """Every resource row of the stack, by id (Heat's ``db_active_resources_get``)."""
+        with self.database.transaction() as session:
+            rows = session.scalars(sa.select(ResourceRow).where(ResourceRow.stack_id == self.id))
+            return {row.id: row for row in rows}

@@ -1,0 +1,201 @@
+"""Sync points: where the outputs of a node's predecessors meet before the node runs.
+
+Graph keys are tuples (resource id, is_update), and JSON has only string keys, so
+tuples are stored and sent in Python's own spelling behind a ``tuple:`` prefix:
+``(41, True)`` becomes ``"tuple:(41, True)"``. Other engines (Heat's) read these strings
+back with ``ast.literal_eval``; the forms here are theirs character for character.
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+import random
+import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from keel_app.common import exception
+from keel_app.models.api import sync_points
+from keel_app.models.database import Database
+
+LOG = logging.getLogger(__name__)
+
+KEY_SEPARATOR = ":"
+TUPLE_PREFIX = "tuple:"
+
+# Propagate callback: (entity id, serialised input data, resource failures, skip propagate).
+Propagate = Callable[[Any, dict[str, Any], dict[str, str], bool], None]
+
+
+def make_key(*components: Any) -> str:
+    assert len(components) >= 2
+    return KEY_SEPARATOR.join(str(component) for component in components)
+
+
+def str_pack_tuple(values: Iterable[Any]) -> str:
+    return TUPLE_PREFIX + str(tuple(values))
+
+
+def _str_unpack_tuple(text: str) -> Any:
+    return ast.literal_eval(text[text.index(":") + 1 :])
+
+
+def _deserialize(data: Mapping[Any, Any]) -> dict[Any, Any]:
+    result: dict[Any, Any] = {}
+    for key, value in data.items():
+        if isinstance(key, str) and key.startswith(TUPLE_PREFIX + "("):
+            key = _str_unpack_tuple(key)
+        if isinstance(value, dict):
+            value = _deserialize(value)
+        result[key] = value
+    return result
+
+
+def _serialize(data: Mapping[Any, Any]) -> dict[Any, Any]:
+    result: dict[Any, Any] = {}
+    for key, value in data.items():
+        if isinstance(key, tuple):
+            key = str_pack_tuple(key)
+        if isinstance(value, dict):
+            value = _serialize(value)
+        result[key] = value
+    return result
+
+
+def _deserialize_data(stored: Mapping[str, Any] | None, key: str) -> dict[Any, Any]:
+    inner = (stored or {}).get(key)
+    if not inner:
+        return {}
+    return _deserialize(inner)
+
+
+def deserialize_input_data(stored: Mapping[str, Any] | None) -> dict[Any, Any]:
+    return _deserialize_data(stored, "input_data")
+
+
+def deserialize_extra_data(stored: Mapping[str, Any] | None) -> dict[Any, Any]:
+    return _deserialize_data(stored, "extra_data")
+
+
+def serialize_input_data(input_data: Mapping[Any, Any]) -> dict[str, Any]:
+    return {"input_data": _serialize(input_data)}
+
+
+def serialize_extra_data(extra_data: Mapping[Any, Any]) -> dict[str, Any]:
+    return {"extra_data": _serialize(extra_data)}
+
+
+def create(
+    database: Database, entity_id: Any, traversal_id: str, is_update: bool, stack_id: str
+) -> None:
+    sync_points.create_sync_point(
+        database,
+        {
+            "entity_id": entity_id,
+            "traversal_id": traversal_id,
+            "is_update": is_update,
+            "atomic_key": 0,
+            "stack_id": stack_id,
+            "input_data": {},
+        },
+    )
+
+
+def get(database: Database, entity_id: Any, traversal_id: str, is_update: bool) -> Any:
+    sync_point = sync_points.get_sync_point(database, entity_id, traversal_id, is_update)
+    if sync_point is None:
+        key = (str(entity_id), traversal_id, is_update)
+        raise exception.EntityNotFound(entity="Sync Point", name=key)
+    return sync_point
+
+
+def delete_all(database: Database, stack_id: str, traversal_id: str) -> int:
+    return sync_points.delete_sync_points(database, stack_id, traversal_id)
+
+
+def update_sync_point(
+    database: Database,
+    entity_id: Any,
+    current_traversal: str,
+    is_update: bool,
+    predecessors: set[Any],
+    new_data: Mapping[Any, Any] | None,
+    new_resource_failures: Mapping[str, str] | None = None,
+    is_skip: bool = False,
+    sleep: Callable[[float], None] = time.sleep,
+) -> tuple[dict[Any, Any], dict[str, str], bool]:
+    """Merge one predecessor's data into the sync point, retrying on a lost CAS.
+
+    Returns (all inputs so far, failures so far, skip propagate). EntityNotFound means
+    the sync point is gone: the traversal was superseded and cleaned up.
+    """
+    attempt = 0
+    while True:
+        sync_point = get(database, entity_id, current_traversal, is_update)
+        input_data = deserialize_input_data(sync_point.input_data)
+        extra_data = (
+            deserialize_extra_data(sync_point.extra_data)
+            if sync_point.extra_data is not None
+            else {}
+        )
+        resource_failures = extra_data.get("resource_failures", {})
+        skip_propagate = extra_data.get("skip_propagate", False)
+        if new_resource_failures is not None:
+            resource_failures.update(new_resource_failures)
+            extra_data["resource_failures"] = resource_failures
+        if is_skip:
+            extra_data["skip_propagate"] = is_skip
+            skip_propagate = is_skip
+        if new_data is not None:
+            input_data.update(new_data)
+        stored_extra = serialize_extra_data(extra_data) if extra_data else None
+        if sync_points.update_sync_point_input(
+            database,
+            entity_id,
+            current_traversal,
+            is_update,
+            sync_point.atomic_key,
+            serialize_input_data(input_data),
+            stored_extra,
+        ):
+            return input_data, resource_failures, skip_propagate
+        attempt += 1
+        # Others merged at the same time: wait a little more, at random, each round.
+        conflicts = max(0, len(predecessors) - len(input_data) - 1)
+        sleep(random.uniform(0, min(60.0, 0.01 * min(conflicts, 1000) * 2**attempt)))
+
+
+def sync(
+    database: Database,
+    entity_id: Any,
+    current_traversal: str,
+    is_update: bool,
+    propagate: Propagate,
+    predecessors: set[Any],
+    new_data: Mapping[Any, Any] | None,
+    new_resource_failures: Mapping[str, str] | None = None,
+    is_skip: bool = False,
+) -> None:
+    """Merge ``new_data``; when every predecessor has reported, call ``propagate``."""
+    result = update_sync_point(
+        database,
+        entity_id,
+        current_traversal,
+        is_update,
+        predecessors,
+        new_data,
+        new_resource_failures,
+        is_skip=is_skip,
+    )
+    if result is None:
+        LOG.warning("[%s] Sync point update failed for entity %s", current_traversal, entity_id)
+        return
+    input_data, resource_failures, skip_propagate = result
+    waiting = predecessors - set(input_data)
+    key = make_key(entity_id, current_traversal, is_update)
+    if waiting:
+        LOG.debug("[%s] Waiting %s: still need %s", key, entity_id, sorted(map(str, waiting)))
+        return
+    LOG.debug("[%s] Ready %s", key, entity_id)
+    propagate(entity_id, serialize_input_data(input_data), resource_failures, skip_propagate)

@@ -1,0 +1,80 @@
+"""The traversal graph: nodes (resource id, is_update, node type) and how it is built and stored.
+
+An update node creates or updates a resource of the new template; a cleanup node
+(``is_update`` False) deletes a resource that is no longer wanted, or does nothing for
+one that still is. Cleanups run after whatever still needs the resource is done with it:
+a replacement's cleanup of the old row waits for the new row to be in service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
+
+from keel_app.engine.graph import Dependencies
+
+NODE_TYPE_RESOURCE = "resource"
+NODE_TYPE_SNAPSHOT = "snapshot"
+
+
+class ConvergenceNode(NamedTuple):
+    rsrc_id: Any
+    is_update: bool
+    node_type: str = NODE_TYPE_RESOURCE
+
+    @classmethod
+    def from_tuple(cls, values: Iterable[Any]) -> ConvergenceNode:
+        return cls(*values)
+
+    def to_tuple(self) -> tuple[Any, ...]:
+        """The stored form: resource nodes keep Heat's two-element spelling."""
+        if self.node_type == NODE_TYPE_RESOURCE:
+            return (self.rsrc_id, self.is_update)
+        return (self.rsrc_id, self.is_update, self.node_type)
+
+
+def compute_dependencies(
+    template_dependencies: Dependencies,
+    current_resource_ids: Mapping[str, int],
+    existing_resources: Mapping[int, Any],
+) -> Dependencies:
+    """Heat's convergence graph from the template's graph and the stored resource rows.
+
+    ``template_dependencies`` has resource names as keys; ``current_resource_ids`` maps
+    each name to the row that the new template's resource will use; ``existing_resources``
+    are the rows already stored (id -> row with ``requires`` and ``replaces``).
+    """
+    graph = template_dependencies.translate(
+        lambda name: ConvergenceNode(current_resource_ids[name], True)
+    )
+    for resource_id, row in existing_resources.items():
+        graph += ConvergenceNode(resource_id, False), None
+        for requirement in row.requires or []:
+            if requirement in existing_resources:
+                graph += ConvergenceNode(requirement, False), ConvergenceNode(resource_id, False)
+        if row.replaces in existing_resources:
+            graph += ConvergenceNode(row.replaces, False), ConvergenceNode(resource_id, False)
+        if ConvergenceNode(resource_id, True) in graph.graph():
+            graph += ConvergenceNode(resource_id, False), ConvergenceNode(resource_id, True)
+    return graph
+
+
+def edges_document(graph: Dependencies) -> dict[str, list[list[Any]]]:
+    """``stack.current_deps`` as Heat stores it."""
+    return {
+        "edges": [
+            [requirer.to_tuple(), required.to_tuple() if required is not None else None]
+            for requirer, required in graph.graph().edges()
+        ]
+    }
+
+
+def from_edges_document(document: Mapping[str, Any] | None) -> Dependencies:
+    edges = (document or {}).get("edges", [])
+    return Dependencies(
+        (
+            ConvergenceNode.from_tuple(requirer),
+            ConvergenceNode.from_tuple(required) if required is not None else None,
+        )
+        for requirer, required in edges
+    )

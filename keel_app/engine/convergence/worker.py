@@ -1,0 +1,529 @@
+"""``check_resource``: one step of one graph node, then what follows from it.
+
+The step loads the resource with the node data its predecessors sent, checks that its
+traversal is still the stack's (a stale one stops quietly), runs the resource's part
+(create, update or cleanup) and, once that is done, merges its node data into the sync
+point of every node that needs it; a node whose inputs are all in is sent on, and the
+roots report to the stack's own sync point, which completes the stack.
+
+A resource step that is still waiting (``check_*_complete`` said "not yet") is sent again
+with a countdown. The message then carries, beside Heat's ``input_data``, our
+``keel_progress``: the action, the handler's token and the lock (engine id, atomic key)
+the step holds, so that any worker can continue it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from keel_app.common import exception
+from keel_app.engine.convergence import converge, sync_point
+from keel_app.engine.convergence.node_data import NodeData, load_resources_data
+from keel_app.engine.convergence.runtime import ADMIN, ConvergenceStack, load_template
+from keel_app.engine.convergence.traversal_graph import (
+    NODE_TYPE_RESOURCE,
+    ConvergenceNode,
+    from_edges_document,
+)
+from keel_app.engine.dispatch import CHECK_RESOURCE, Dispatcher, Message
+from keel_app.engine.resource import Resource
+from keel_app.engine.resource.lifecycle import LOCK_RELEASE
+from keel_app.engine.settings import EngineSettings
+from keel_app.models.api import resources, stacks
+from keel_app.models.database import Database
+from keel_app.models.resource import Resource as ResourceRow
+
+LOG = logging.getLogger(__name__)
+
+PROGRESS_KEY = "keel_progress"
+# Seconds before a waiting step asks again.
+POLL_INTERVAL = 1.0
+
+
+class Worker:
+    """What a check_resource step runs with: the database, settings and the way out."""
+
+    def __init__(self, database: Database, settings: EngineSettings, dispatcher: Dispatcher):
+        self.database = database
+        self.settings = settings
+        self.dispatcher = dispatcher
+
+    @property
+    def engine_id(self) -> str:
+        return self.settings.engine_id
+
+    def handle(self, message: Message) -> None:
+        """Run a message of the worker topic (the LocalQueue's handler)."""
+        if message.method == CHECK_RESOURCE:
+            self.check_resource(message.context, **message.arguments)
+        else:
+            LOG.warning("No handler for %s", message.method)
+
+    # The step
+
+    def check_resource(
+        self,
+        context: Any,
+        resource_id: int,
+        current_traversal: str,
+        data: Mapping[str, Any],
+        is_update: bool,
+        adopt_stack_data: Any = None,
+        converge: bool = False,
+        skip_propagate: bool = False,
+        accumulated_failures: Mapping[str, str] | None = None,
+        node_type: str = NODE_TYPE_RESOURCE,
+        abandon: bool = False,
+    ) -> None:
+        input_data = sync_point.deserialize_input_data(data)
+        # Cleanup nodes receive resource ids, not node data.
+        resource_data = load_resources_data(input_data if is_update else {})
+        loaded = self._load(context, resource_id, current_traversal, is_update, resource_data)
+        if loaded is None:
+            return
+        resource, stack = loaded
+        progress = data.get(PROGRESS_KEY)
+        stale = stack.current_traversal != current_traversal
+        if stale and progress is None:
+            LOG.debug("[%s] Traversal cancelled; re-triggering.", current_traversal)
+            self._retrigger_replaced(stack, resource, is_update)
+            return
+        stack.adopt_stack_data = adopt_stack_data
+        stack.converge = converge
+        message = {
+            "resource_id": resource_id,
+            "current_traversal": current_traversal,
+            "data": dict(data),
+            "is_update": is_update,
+            "adopt_stack_data": adopt_stack_data,
+            "converge": converge,
+            "accumulated_failures": accumulated_failures,
+            "node_type": node_type,
+            "abandon": abandon,
+        }
+        if stack.has_timed_out():
+            self._handle_stack_timeout(stack, current_traversal, resource, progress)
+            return
+        try:
+            if skip_propagate:
+                done = True
+            else:
+                done = self._do_check(stack, resource, is_update, input_data, data, message)
+            if not done:
+                return
+            if stale:
+                # A step that outlived its traversal: the new one takes the resource on.
+                self.retrigger_check_resource(stack, resource.id)
+                return
+            self._propagate(
+                stack, current_traversal, resource, is_update, dict(accumulated_failures or {})
+            )
+        except exception.ResourceFailure as failure:
+            reason = f"Resource {failure.action or resource.action} failed: {failure}"
+            self._handle_resource_failure(stack, current_traversal, resource, reason)
+        except Exception as error:
+            LOG.exception("Unexpected exception in resource check.")
+            self._handle_resource_failure(stack, current_traversal, resource, str(error))
+            raise
+
+    def _handle_stack_timeout(
+        self,
+        stack: ConvergenceStack,
+        current_traversal: str,
+        resource: Any,
+        progress: Mapping[str, Any] | None,
+    ) -> None:
+        if progress is not None:
+            # The step was cut short as Heat's task runner cuts it: the resource fails.
+            action = progress["action"]
+            resource.adopt_engine(progress["engine_id"], progress["atomic_key"])
+            task = f"Task {action.lower()} from {resource}"
+            resource.state_set(
+                action, resource.FAILED, f"{action} aborted ({task} Timed out)", lock=LOCK_RELEASE
+            )
+        self._handle_resource_failure(stack, current_traversal, resource, "Timed out")
+
+    def _handle_resource_failure(
+        self, stack: ConvergenceStack, current_traversal: str, resource: Any, reason: str
+    ) -> None:
+        if stack.current_traversal == current_traversal and converge.mark_failed(
+            stack, reason, self.dispatcher
+        ):
+            return
+        latest = ConvergenceStack.load(stack.context, self.database, self.settings, stack.id)
+        if latest is not None and latest.current_traversal != current_traversal:
+            self.retrigger_check_resource(latest, resource.id)
+
+    def _retrigger_replaced(self, stack: ConvergenceStack, resource: Any, is_update: bool) -> None:
+        nodes = from_edges_document(stack.current_deps).graph()
+        if ConvergenceNode(resource.id, is_update) in nodes or resource.replaces is None:
+            return
+        # A replacement the new traversal does not want: deleted rows are purged at its end.
+        with self.database.transaction() as session:
+            row = session.get(ResourceRow, resource.id)
+            if row is not None:
+                row.action = "DELETE"
+        self.retrigger_check_resource(stack, resource.replaces)
+
+    def retrigger_check_resource(self, stack: ConvergenceStack, resource_id: int) -> None:
+        """Report a resource to its own sync point in the current traversal, to run it again."""
+        nodes = from_edges_document(stack.current_deps).graph()
+        key = ConvergenceNode(resource_id, ConvergenceNode(resource_id, True) in nodes)
+        LOG.info("Re-trigger resource: %s", key)
+        try:
+            self._sync_and_send(stack, stack.current_traversal, key, key, None, set(nodes[key]), {})
+        except exception.EntityNotFound as error:
+            if error.entity != "Sync Point":
+                raise
+
+    def _load(
+        self,
+        context: Any,
+        resource_id: int,
+        current_traversal: str,
+        is_update: bool,
+        resource_data: Mapping[str, NodeData],
+    ) -> tuple[Any, ConvergenceStack] | None:
+        try:
+            row = resources.get_resource(self.database, resource_id)
+        except exception.NotFound:
+            return None
+        stack = ConvergenceStack.load(
+            context, self.database, self.settings, row.stack_id, resource_data=resource_data
+        )
+        if stack is None:
+            return None
+        stack.clock = self.dispatcher.now
+        template_id = row.current_template_id
+        using_new_template = template_id is not None and template_id != stack.t.id
+        will_create = (
+            row.action == "INIT" and is_update and current_traversal == stack.current_traversal
+        )
+        if using_new_template and not will_create:
+            # The resource is built as it was last made; the stack keeps the new template.
+            resource_stack = ConvergenceStack(
+                context,
+                self.database,
+                self.settings,
+                _stack_row(stack),
+                load_template(self.database, template_id, self.settings),  # type: ignore[arg-type]
+                resource_data,
+            )
+            resource_stack.clock = self.dispatcher.now
+            stack._resource_owner = resource_stack  # type: ignore[attr-defined]
+        else:
+            resource_stack = stack
+        definition = resource_stack.defn.resource_definition(row.name)
+        resource = Resource(row.name, definition, resource_stack)
+        resource.load_row(row)
+        return resource, stack
+
+    def _do_check(
+        self,
+        stack: ConvergenceStack,
+        resource: Any,
+        is_update: bool,
+        input_data: Mapping[Any, Any],
+        data: Mapping[str, Any],
+        message: dict[str, Any],
+    ) -> bool:
+        progress = data.get(PROGRESS_KEY)
+        requires: set[int] = set()
+        if is_update:
+            requires = {node.primary_key for node in load_resources_data(input_data).values()}
+        previous_template_id = resource.current_template_id
+        try:
+            if progress is not None:
+                resource.adopt_engine(progress["engine_id"], progress["atomic_key"])
+                if progress["action"] == resource.UPDATE:
+                    # The handler ran with the new properties: so do its checks.
+                    after = self._definition(stack, progress["template_id"], resource.name)
+                    resource.properties = after.properties(
+                        resource.properties_schema, resource.context
+                    )
+                    resource.current_template_id = progress["template_id"]
+                return self._poll(stack, resource, progress, requires, message)
+            if not is_update:
+                return self._cleanup(stack, resource, message)
+            if resource.action == resource.INIT:
+                resource.prepare_create(stack.t.id, requires)
+                token = resource.start_action(resource.CREATE, self.engine_id)
+                return self._poll(
+                    stack,
+                    resource,
+                    self._progress(stack, resource.CREATE, token),
+                    requires,
+                    message,
+                )
+            return self._update(stack, resource, requires, input_data, message)
+        except exception.UpdateInProgress:
+            LOG.debug("Waiting for existing update to unlock resource %s", resource.id)
+            if self._stale_resource_needs_retry(resource, previous_template_id):
+                self.dispatcher.send_check_resource(
+                    stack.context,
+                    **{**message, "data": sync_point.serialize_input_data(input_data)},
+                )
+            else:
+                resource.handle_preempt()
+            return False
+
+    def _stale_resource_needs_retry(self, resource: Any, previous_template_id: Any) -> bool:
+        row = resources.get_resource(self.database, resource.id)
+        if row.engine_id is None and row.current_template_id == previous_template_id:
+            LOG.debug("Resource id=%d stale; retrying check", resource.id)
+            return True
+        # Held by a live step (ours or another worker's): it re-triggers this traversal
+        # once it is done.
+        LOG.debug("Resource id=%d modified by another traversal", resource.id)
+        return False
+
+    @staticmethod
+    def _progress(stack: ConvergenceStack, action: str, token: Any) -> dict[str, Any]:
+        return {"action": action, "token": token, "template_id": stack.t.id}
+
+    def _update(
+        self,
+        stack: ConvergenceStack,
+        resource: Any,
+        requires: set[int],
+        input_data: Mapping[Any, Any],
+        message: dict[str, Any],
+    ) -> bool:
+        after = stack.defn.resource_definition(resource.name)
+        new_class = stack.env.registry.get_class_to_instantiate(
+            after.resource_type, resource_name=resource.name
+        )
+        try:
+            if type(resource) is not new_class:
+                raise exception.UpdateReplace(resource.name)
+            resource.replaced_by = None
+            changed, token = resource.start_update(after, self.engine_id, stack.t.id, requires)
+        except exception.UpdateReplace:
+            self._replace(stack, resource, requires, input_data, message)
+            return False
+        if not changed:
+            return True
+        return self._poll(
+            stack, resource, self._progress(stack, resource.UPDATE, token), requires, message
+        )
+
+    def _replace(
+        self,
+        stack: ConvergenceStack,
+        resource: Any,
+        requires: set[int],
+        input_data: Mapping[Any, Any],
+        message: dict[str, Any],
+    ) -> None:
+        try:
+            replacement_id = resource.make_replacement(stack.t.id, requires)
+        except exception.UpdateInProgress:
+            LOG.info("No replacement created - resource already locked by new traversal")
+            return
+        if replacement_id is None:
+            LOG.info("No replacement created - new traversal already in progress")
+            latest = ConvergenceStack.load(stack.context, self.database, self.settings, stack.id)
+            if latest is not None and latest.current_traversal != message["current_traversal"]:
+                self.retrigger_check_resource(latest, resource.id)
+            return
+        LOG.info("Replacing resource with new id %s", replacement_id)
+        self.dispatcher.send_check_resource(
+            stack.context,
+            resource_id=replacement_id,
+            current_traversal=message["current_traversal"],
+            data=sync_point.serialize_input_data(input_data),
+            is_update=True,
+            adopt_stack_data=message["adopt_stack_data"],
+        )
+
+    def _cleanup(self, stack: ConvergenceStack, resource: Any, message: dict[str, Any]) -> bool:
+        if resource.current_template_id == stack.t.id:
+            return True
+        if resource.action == resource.INIT:
+            resource.delete_row()
+            return True
+        if (resource.action, resource.status) == (resource.DELETE, resource.COMPLETE):
+            return True
+        token = resource.start_action(resource.DELETE, self.engine_id)
+        return self._poll(
+            stack, resource, self._progress(stack, resource.DELETE, token), set(), message
+        )
+
+    def _poll(
+        self,
+        stack: ConvergenceStack,
+        resource: Any,
+        progress: Mapping[str, Any],
+        requires: set[int],
+        message: dict[str, Any],
+    ) -> bool:
+        action = progress["action"]
+
+        def finish_update() -> None:
+            template_id = progress["template_id"]
+            after = self._definition(stack, template_id, resource.name)
+            resource.finish_update(after, template_id, requires)
+
+        before_complete = finish_update if action == resource.UPDATE else None
+        if resource.poll_action(action, progress["token"], before_complete):
+            if action == resource.DELETE:
+                self._update_replacement_data(resource)
+            return True
+        state = resource.handled_state()
+        data = dict(message["data"])
+        data[PROGRESS_KEY] = {**progress, **state}
+        self.dispatcher.send_check_resource(
+            stack.context, **{**message, "data": data}, countdown=POLL_INTERVAL
+        )
+        return False
+
+    def _definition(self, stack: ConvergenceStack, template_id: int, name: str) -> Any:
+        """A resource's definition in one of the stack's templates (resolved on this stack)."""
+        definitions = stack.defn
+        if template_id != stack.t.id:
+            definitions = definitions.clone_with_new_template(
+                load_template(self.database, template_id, self.settings), stack.identifier()
+            )
+        return definitions.resource_definition(name)
+
+    def _update_replacement_data(self, resource: Any) -> None:
+        if resource.replaced_by is None:
+            return
+        try:
+            replacement = resources.get_resource(self.database, resource.replaced_by)
+        except exception.NotFound:
+            return
+        if replacement.replaces == resource.id:
+            resources.update_resource(
+                self.database,
+                replacement.id,
+                {"replaces": None},
+                replacement.atomic_key,
+                replacement.engine_id,
+            )
+
+    # After the step
+
+    def _propagate(
+        self,
+        stack: ConvergenceStack,
+        current_traversal: str,
+        resource: Any,
+        is_update: bool,
+        failures: dict[str, str],
+    ) -> None:
+        graph = from_edges_document(stack.current_deps)
+        nodes = graph.graph()
+        key = ConvergenceNode(resource.id, is_update)
+        if key not in nodes and resource.replaces is not None:
+            key = ConvergenceNode(resource.replaces, is_update)
+        try:
+            forward: Any = None
+            for requirer in sorted(graph.required_by(key), key=lambda node: node.is_update):
+                if requirer.is_update:
+                    if forward is None:
+                        forward = _node_data(resource)
+                    value: Any = forward
+                elif requirer.rsrc_id != key.rsrc_id:
+                    value = (
+                        resource.replaced_by if resource.replaced_by is not None else resource.id
+                    )
+                else:
+                    value = None
+                self._sync_and_send(
+                    stack, current_traversal, requirer, key, value, set(nodes[requirer]), failures
+                )
+            if is_update:
+                if forward is None:
+                    resource.clear_stored_attributes()
+                else:
+                    resource.store_attributes()
+            self._check_stack_complete(stack, current_traversal, key, graph, failures)
+        except exception.EntityNotFound as error:
+            if error.entity != "Sync Point":
+                raise
+            latest = ConvergenceStack.load(stack.context, self.database, self.settings, stack.id)
+            if latest is None or latest.current_traversal == current_traversal:
+                LOG.debug("[%s] Traversal sync point missing.", current_traversal)
+                return
+            self.retrigger_check_resource(latest, resource.id)
+
+    def _sync_and_send(
+        self,
+        stack: ConvergenceStack,
+        current_traversal: str,
+        requirer: ConvergenceNode,
+        sender: ConvergenceNode,
+        value: Any,
+        predecessors: set[Any],
+        failures: dict[str, str],
+    ) -> None:
+        def send(entity_id: Any, data: dict[str, Any], resource_failures: Any, skip: bool) -> None:
+            self.dispatcher.send_check_resource(
+                stack.context,
+                resource_id=entity_id,
+                current_traversal=current_traversal,
+                data=data,
+                is_update=requirer.is_update,
+                adopt_stack_data=stack.adopt_stack_data,
+                converge=stack.converge,
+                skip_propagate=skip,
+                accumulated_failures=resource_failures or None,
+            )
+
+        sync_point.sync(
+            self.database,
+            requirer.rsrc_id,
+            current_traversal,
+            requirer.is_update,
+            send,
+            predecessors,
+            {tuple(sender): value},
+            new_resource_failures=failures or None,
+        )
+
+    def _check_stack_complete(
+        self,
+        stack: ConvergenceStack,
+        current_traversal: str,
+        sender: ConvergenceNode,
+        graph: Any,
+        failures: dict[str, str],
+    ) -> None:
+        roots = set(graph.roots())
+        if sender not in roots:
+            return
+
+        def complete(stack_id: Any, data: Any, resource_failures: Any, skip: bool) -> None:
+            converge.mark_complete(stack)
+
+        sync_point.sync(
+            self.database,
+            stack.id,
+            current_traversal,
+            True,
+            complete,
+            roots,
+            {tuple(sender): None},
+            new_resource_failures=failures or None,
+        )
+
+
+def _node_data(resource: Any) -> dict[str, Any]:
+    """The resource's node data in the form sync points store."""
+    data = resource.node_data()
+    return NodeData(
+        resource.id,
+        resource.name,
+        resource.uuid,
+        data.reference,
+        data.attribute_values,
+        resource.action,
+        resource.status,
+    ).as_dict()
+
+
+def _stack_row(stack: ConvergenceStack) -> Any:
+    return stacks.get_stack(stack.database, ADMIN, stack.id)

@@ -1,0 +1,574 @@
+"""A resource's life on the database: its row, lock, state changes, events and data.
+
+Mixed into ``Resource``. A step of an action never blocks: ``start_action`` takes the
+lock with the IN_PROGRESS state and calls ``handle_<action>``, ``poll_action`` calls
+``check_<action>_complete`` once; whoever drives the step (``check_resource``) sends
+itself again later while the answer is "not yet", carrying the handler's token.
+
+What the ``stack`` must offer beyond validation's needs: ``id``, ``name``,
+``database``, ``settings`` (``auth_encryption_key``, ``max_events_per_stack``,
+``event_purge_batch_size``), ``root_stack_id()`` and ``now()``.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import logging
+import uuid
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import sqlalchemy as sa
+
+from keel_app.common import crypt, exception
+from keel_app.engine.template import function
+from keel_app.models.api import events, resource_data, resources
+from keel_app.models.base import utcnow
+from keel_app.models.resource import Resource as ResourceRow
+from keel_app.models.resource import ResourcePropertiesData
+
+LOG = logging.getLogger(__name__)
+
+LOCK_NONE, LOCK_ACQUIRE, LOCK_RELEASE, LOCK_RESPECT = range(4)
+DEFAULT_REASON = "state changed"
+# The token of a delete that the deletion policy turns into nothing.
+RETAINED = "keel:retained"
+
+
+def short_id(source_uuid: str | uuid.UUID) -> str:
+    """Heat's 12-character id derived from the 60 random bits of a version 4 UUID."""
+    if isinstance(source_uuid, str):
+        source_uuid = uuid.UUID(source_uuid)
+    if source_uuid.version != 4:
+        raise ValueError(f"Invalid UUID version ({source_uuid.version})")
+    # 60 bits padded on the right to 64, big-endian: the first 12 base32 digits are ours.
+    data = (source_uuid.time << 4).to_bytes(8, "big")
+    return base64.b32encode(data)[:12].decode("ascii").lower()
+
+
+def reduce_physical_resource_name(name: str, limit: int) -> str:
+    if len(name) <= limit:
+        return name
+    if limit < 4:
+        raise ValueError("limit cannot be less than 4")
+    return name[:2] + "-" + name[-(limit - 3) :]
+
+
+class LifeCycle:
+    """Row state and the persistence of a resource (its ``Resource`` does the rest)."""
+
+    id: int | None = None
+    uuid: str | None = None
+    requires: set[int] = set()
+    replaces: int | None = None
+    replaced_by: int | None = None
+    current_template_id: int | None = None
+    root_stack_id: str | None = None
+    created_time: datetime.datetime | None = None
+    updated_time: datetime.datetime | None = None
+    _atomic_key: int | None = None
+    _calling_engine_id: str | None = None
+    _data: dict[str, Any] | None = None
+    _rsrc_prop_data_id: int | None = None
+    _stored_properties_data: dict[str, Any] | None = None
+    _attr_data_id: int | None = None
+    _cached_attributes: dict[str, Any] | None = None
+    _has_new_cached_attributes: bool = False
+
+    # Loading
+
+    def load_row(self, row: ResourceRow) -> None:
+        """Take the stored state of ``row`` (Heat's ``Resource._load_data``)."""
+        self.id = row.id
+        self.uuid = row.uuid
+        self.resource_id = row.physical_resource_id  # type: ignore[attr-defined]
+        self.action = row.action  # type: ignore[attr-defined]
+        self.status = row.status  # type: ignore[attr-defined]
+        self.status_reason = row.status_reason  # type: ignore[attr-defined]
+        self.requires = set(row.requires or [])
+        self.replaces = row.replaces
+        self.replaced_by = row.replaced_by
+        self.current_template_id = row.current_template_id
+        self.root_stack_id = row.root_stack_id
+        self.created_time = row.created_at
+        self.updated_time = row.updated_at
+        self._atomic_key = row.atomic_key
+        self._rsrc_prop_data_id = row.rsrc_prop_data_id
+        self._stored_properties_data = self._read_properties_data(row.rsrc_prop_data_id)
+        self._attr_data_id = row.attr_data_id
+        self._cached_attributes = self._read_properties_data(row.attr_data_id) or {}
+        self._has_new_cached_attributes = False
+        self._data = None
+
+    def _read_properties_data(self, properties_data_id: int | None) -> dict[str, Any] | None:
+        if properties_data_id is None:
+            return None
+        with self._database.transaction() as session:
+            stored = session.get(ResourcePropertiesData, properties_data_id)
+        if stored is None:
+            return None
+        if stored.encrypted:
+            return crypt.decrypted_dict(stored.data, self._encryption_key)
+        return stored.data  # type: ignore[no-any-return]
+
+    # Properties as stored
+
+    def _update_stored_properties(self) -> None:
+        """Resolve the properties now; a change starts a new properties data row."""
+        previous = self._stored_properties_data
+        self._stored_properties_data = function.resolve(self.properties.data)  # type: ignore[attr-defined]
+        if self._stored_properties_data != previous:
+            self._rsrc_prop_data_id = None
+            # Attributes resolved from the old properties are no longer true.
+            self._has_new_cached_attributes = bool(self._cached_attributes)
+            self._cached_attributes = {}
+
+    def _create_or_replace_rsrc_prop_data(self) -> int | None:
+        if self._rsrc_prop_data_id is not None:
+            return self._rsrc_prop_data_id
+        if not self._stored_properties_data:
+            return None
+        settings = self.stack.settings  # type: ignore[attr-defined]
+        data: Any = self._stored_properties_data
+        encrypted = bool(settings.encrypt_parameters_and_properties)
+        if encrypted:
+            data = crypt.encrypted_dict(data, self._encryption_key)
+        with self._database.transaction() as session:
+            stored = ResourcePropertiesData(data=data, encrypted=encrypted)
+            session.add(stored)
+            session.flush()
+            self._rsrc_prop_data_id = stored.id
+        return self._rsrc_prop_data_id
+
+    def frozen_definition(self) -> Any:
+        """The definition with the property values stored when last acted on."""
+        if self._stored_properties_data is not None:
+            return self.t.freeze(properties=self._stored_properties_data)  # type: ignore[attr-defined]
+        return self.t.freeze()  # type: ignore[attr-defined]
+
+    # Names
+
+    def physical_resource_name(self) -> str | None:
+        stack: Any = self.stack  # type: ignore[attr-defined]
+        if self.id is None or self.action == "INIT":  # type: ignore[attr-defined]
+            return None
+        assert self.uuid is not None
+        name = f"{stack.name.rstrip('*')}-{self.name}-{short_id(self.uuid)}"  # type: ignore[attr-defined]
+        limit = self.physical_resource_name_limit  # type: ignore[attr-defined]
+        return reduce_physical_resource_name(name, limit) if limit else name
+
+    def resource_id_set(self, physical_id: Any) -> None:
+        self.resource_id = physical_id
+        if self.id is not None:
+            # Not a locked write: the atomic key stays where the lock protocol left it.
+            with self._database.transaction() as session:
+                row = session.get(ResourceRow, self.id)
+                if row is not None:
+                    row.physical_resource_id = physical_id
+
+    # resource_data
+
+    @property
+    def _database(self) -> Any:
+        return self.stack.database  # type: ignore[attr-defined]
+
+    @property
+    def _encryption_key(self) -> str:
+        return self.stack.settings.auth_encryption_key  # type: ignore[attr-defined]
+
+    def data(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = {}
+            if self.id is not None:
+                self._data = resource_data.get_all(self._database, self.id, self._encryption_key)
+        return self._data
+
+    def data_set(self, key: str, value: Any, redact: bool = False) -> None:
+        assert self.id is not None
+        resource_data.set_value(self._database, self.id, key, value, redact, self._encryption_key)
+        self._data = None
+
+    def data_delete(self, key: str) -> bool:
+        assert self.id is not None
+        self._data = None
+        return resource_data.delete_value(self._database, self.id, key)
+
+    # Attributes
+
+    def _resolve_attribute(self, name: str) -> Any:
+        return None
+
+    def _cached_attribute(self, name: str) -> Any:
+        """An attribute's value, remembered unless its schema says never to cache it."""
+        if self.attributes.get_cache_mode(name) == "cache_none":  # type: ignore[attr-defined]
+            return self._resolve_any_attribute(name)
+        if self._cached_attributes is None:
+            self._cached_attributes = {}
+        if name in self._cached_attributes:
+            return self._cached_attributes[name]
+        value = self._resolve_any_attribute(name)
+        # None may become a real value later: only real values are kept.
+        if value is not None:
+            self._cached_attributes[name] = value
+            self._has_new_cached_attributes = True
+        return value
+
+    def store_attributes(self) -> None:
+        """Keep the attribute values resolved so far in the resource's attribute data row."""
+        assert self.id is not None
+        if self.status != "COMPLETE" or self.action in ("INIT", "DELETE"):  # type: ignore[attr-defined]
+            return
+        if not self._has_new_cached_attributes:
+            return
+        try:
+            self._store_attribute_data()
+        except Exception as error:
+            LOG.error("store_attributes rsrc %s %s DB error %s", self.name, self.id, error)  # type: ignore[attr-defined]
+
+    def _store_attribute_data(self) -> None:
+        data: Any = self._cached_attributes
+        encrypted = bool(self.stack.settings.encrypt_parameters_and_properties)  # type: ignore[attr-defined]
+        if encrypted and data:
+            data = crypt.encrypted_dict(data, self._encryption_key)
+        else:
+            encrypted = False
+        with self._database.transaction() as session:
+            stored = None
+            if self._attr_data_id is not None:
+                stored = session.get(ResourcePropertiesData, self._attr_data_id)
+            if stored is None:
+                stored = ResourcePropertiesData()
+                session.add(stored)
+            stored.data, stored.encrypted = data, encrypted
+            session.flush()
+            attribute_data_id = stored.id
+        values = {
+            "attr_data_id": attribute_data_id,
+            "atomic_key": resources.next_atomic_key(self._atomic_key),
+        }
+        with self._database.transaction() as session:
+            claimed = session.execute(
+                sa.update(ResourceRow)
+                .where(
+                    ResourceRow.id == self.id,
+                    ResourceRow.atomic_key == self._atomic_key,
+                    ResourceRow.engine_id.is_(None),
+                    sa.or_(
+                        ResourceRow.attr_data_id == attribute_data_id,
+                        ResourceRow.attr_data_id.is_(None),
+                    ),
+                )
+                .values(values)
+                .execution_options(synchronize_session=False)
+            ).rowcount
+            if not claimed:
+                # Someone else stored first, or our view is stale: ours is not kept.
+                session.execute(
+                    sa.delete(ResourcePropertiesData).where(
+                        ResourcePropertiesData.id == attribute_data_id
+                    )
+                )
+                return
+        self._atomic_key = resources.next_atomic_key(self._atomic_key)
+        self._attr_data_id = attribute_data_id
+        self._has_new_cached_attributes = False
+
+    def clear_stored_attributes(self) -> None:
+        if self._attr_data_id is not None:
+            with self._database.transaction() as session:
+                row = session.get(ResourceRow, self.id)
+                if row is not None:
+                    row.attr_data_id = None
+                stored = session.get(ResourcePropertiesData, self._attr_data_id)
+                if stored is not None:
+                    session.delete(stored)
+            self._attr_data_id = None
+        self._has_new_cached_attributes = bool(self._cached_attributes)
+        self._cached_attributes = {}
+
+    def _resolve_any_attribute(self, name: str) -> Any:
+        if name in self.base_attributes_schema:  # type: ignore[attr-defined]
+            if self.resource_id is not None:
+                return self._show_resource()
+            return None
+        return self._resolve_attribute(name)
+
+    # Storing
+
+    def _row_values(self) -> dict[str, Any]:
+        stack: Any = self.stack  # type: ignore[attr-defined]
+        if not self.root_stack_id:
+            self.root_stack_id = stack.root_stack_id()
+        return {
+            "action": self.action,  # type: ignore[attr-defined]
+            "status": self.status,  # type: ignore[attr-defined]
+            "status_reason": str(self.status_reason),  # type: ignore[attr-defined]
+            "stack_id": stack.id,
+            "physical_resource_id": self.resource_id,
+            "name": self.name,  # type: ignore[attr-defined]
+            "needed_by": [],
+            "requires": sorted(self.requires, reverse=True),
+            "replaces": self.replaces,
+            "replaced_by": self.replaced_by,
+            "current_template_id": self.current_template_id,
+            "root_stack_id": self.root_stack_id,
+            "updated_at": self.updated_time,
+            "properties_data": None,
+            "rsrc_prop_data_id": self._create_or_replace_rsrc_prop_data(),
+        }
+
+    def store(self, lock: int = LOCK_NONE) -> None:
+        """Write the row: create it, or update it under the lock protocol ``lock`` names."""
+        values = self._row_values()
+        if self.id is None:
+            row = resources.create_resource(self._database, values)
+            self.id, self.uuid, self.created_time = row.id, row.uuid, row.created_at
+            self._atomic_key = row.atomic_key
+            return
+        if lock == LOCK_NONE or self._calling_engine_id is None:
+            with self._database.transaction() as session:
+                row = session.get(ResourceRow, self.id)
+                if row is None:
+                    raise exception.NotFound(f"resource with id {self.id} not found")
+                for name, value in values.items():
+                    setattr(row, name, value)
+            return
+        self._store_with_lock(values, lock)
+
+    def _store_with_lock(self, values: dict[str, Any], lock: int) -> None:
+        assert self.id is not None
+        if lock == LOCK_ACQUIRE:
+            values["engine_id"] = self._calling_engine_id
+            expected_engine_id = None
+        elif lock == LOCK_RELEASE:
+            values["engine_id"] = None
+            expected_engine_id = self._calling_engine_id
+        else:
+            expected_engine_id = None
+        if not resources.update_resource(
+            self._database, self.id, values, self._atomic_key, expected_engine_id
+        ):
+            LOG.info("Resource %s is locked or does not exist", self)
+            raise exception.UpdateInProgress(resource_name=self.name)  # type: ignore[attr-defined]
+        self._atomic_key = resources.next_atomic_key(self._atomic_key)
+
+    def state_set(
+        self, action: str, status: str, reason: str = DEFAULT_REASON, lock: int = LOCK_NONE
+    ) -> None:
+        if action not in self.ACTIONS:  # type: ignore[attr-defined]
+            raise ValueError(f"Invalid action {action}")
+        if status not in self.STATUSES:  # type: ignore[attr-defined]
+            raise ValueError(f"Invalid status {status}")
+        old_state = (self.action, self.status)  # type: ignore[attr-defined]
+        self.action, self.status, self.status_reason = action, status, reason  # type: ignore[attr-defined]
+        self.store(lock=lock)
+        if (action, status) != old_state:
+            self._add_event(action, status, reason)
+        if status != "COMPLETE":
+            self.clear_stored_attributes()
+
+    def _add_event(self, action: str, status: str, reason: str) -> None:
+        stack: Any = self.stack  # type: ignore[attr-defined]
+        events.create_event(
+            self._database,
+            {
+                "stack_id": stack.id,
+                "resource_action": action,
+                "resource_status": status,
+                "resource_name": self.name,  # type: ignore[attr-defined]
+                "physical_resource_id": self.resource_id or self.physical_resource_name(),
+                "resource_status_reason": reason,
+                "resource_type": self.type(),  # type: ignore[attr-defined]
+                "rsrc_prop_data_id": self._rsrc_prop_data_id,
+                "resource_properties": None,
+                "created_at": utcnow(),
+            },
+            stack.settings.max_events_per_stack,
+            stack.settings.event_purge_batch_size,
+        )
+
+    # What a type may say about updates (Heat's hooks and their defaults)
+
+    def needs_replace(self, after_properties: Any) -> bool:
+        return False
+
+    def needs_replace_with_prop_diff(
+        self, changed_properties_set: Any, after_props: Any, before_props: Any
+    ) -> Any:
+        return False
+
+    def needs_replace_with_tmpl_diff(self, tmpl_diff: Any) -> bool:
+        return False
+
+    def needs_replace_failed(self) -> bool:
+        return True
+
+    def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> Any:
+        if prop_diff:
+            raise exception.UpdateReplace(self.name)  # type: ignore[attr-defined]
+        return None
+
+    def handle_preempt(self) -> None:
+        """Called when a newer traversal finds this resource still busy with an older one."""
+        return None
+
+    # One step of an action
+
+    def prepare_create(self, template_id: int, requires: set[int]) -> None:
+        """Take the new template's definition and resolve the properties to store."""
+        self.requires = requires
+        self.current_template_id = template_id
+        if (self.action, self.status) != ("INIT", "COMPLETE"):  # type: ignore[attr-defined]
+            error = exception.Error(f"State {self.state} invalid for create")  # type: ignore[attr-defined]
+            raise exception.ResourceFailure(error, self, "CREATE")  # type: ignore[arg-type]
+        self.reparse()  # type: ignore[attr-defined]
+        self._update_stored_properties()
+
+    def start_update(
+        self, after: Any, engine_id: str, template_id: int, requires: set[int]
+    ) -> tuple[bool, Any]:
+        """Begin updating to definition ``after``: (False, None) when nothing changes.
+
+        Raises UpdateReplace when the resource must be replaced instead (recording, as
+        Heat does, an UPDATE that completed by asking for a replacement when the
+        handler was reached), and ResourceFailure when the update failed.
+        """
+        from keel_app.engine.resource import update
+
+        self._calling_engine_id = engine_id
+        before = self.frozen_definition()
+        after_properties, before_properties = update.prepare_properties(self, after, before)
+        if not update.needs_update(self, after, before, after_properties, before_properties):
+            self.current_template_id = template_id
+            self.requires = requires
+            if self.status == "FAILED":  # type: ignore[attr-defined]
+                reason = "Update status to COMPLETE for FAILED resource neither update nor replace."
+                self.state_set(self.action, "COMPLETE", reason, lock=LOCK_RESPECT)  # type: ignore[attr-defined]
+            else:
+                self.store(lock=LOCK_RESPECT)
+            return False, None
+        self.updated_time = utcnow()
+        self.requires = self.requires | requires
+        self.state_set("UPDATE", "IN_PROGRESS", lock=LOCK_ACQUIRE)
+        old_template_id = self.current_template_id
+        try:
+            after_properties.validate()
+            self.properties = before_properties
+            template_diff = after.freeze() - before
+            if template_diff and self.needs_replace_with_tmpl_diff(template_diff):
+                raise exception.UpdateReplace(str(self))
+            property_diff = update.changed_properties(self, after_properties, before_properties)
+            self.current_template_id = template_id
+            token = self.handle_update(after, template_diff, property_diff)
+        except exception.UpdateReplace as replace:
+            self.current_template_id = old_template_id
+            self.state_set("UPDATE", "COMPLETE", str(replace), lock=LOCK_RELEASE)
+            raise
+        except Exception as error:
+            raise self._fail("UPDATE", error) from error
+        return True, token
+
+    def finish_update(self, after: Any, template_id: int, requires: set[int]) -> None:
+        """What an update leaves once its handler is done: the new definition, stored."""
+        self.t = after
+        self.reparse()  # type: ignore[attr-defined]
+        self._update_stored_properties()
+        self.current_template_id = template_id
+        self.requires = requires
+
+    def start_action(self, action: str, engine_id: str) -> Any:
+        """Lock the resource IN_PROGRESS and call the handler; returns the handler's token.
+
+        UpdateInProgress (someone else holds the lock) leaves everything as it was.
+        A failure of the handler records FAILED, releases the lock and raises
+        ResourceFailure.
+        """
+        self._calling_engine_id = engine_id
+        self.state_set(action, "IN_PROGRESS", lock=LOCK_ACQUIRE)
+        if action == "DELETE" and self.t.deletion_policy() == "Retain":  # type: ignore[attr-defined]
+            # Left to live on outside the stack: the state changes, nothing is deleted.
+            return RETAINED
+        handler = getattr(self, f"handle_{action.lower()}", None)
+        try:
+            return handler() if callable(handler) else None
+        except Exception as error:
+            raise self._fail(action, error) from error
+
+    def poll_action(
+        self, action: str, token: Any, before_complete: Callable[[], None] | None = None
+    ) -> bool:
+        """Ask ``check_<action>_complete`` once; on True record COMPLETE and release the lock."""
+        checker = getattr(self, f"check_{action.lower()}_complete", None)
+        if token == RETAINED:
+            checker = None
+        try:
+            done = checker(token) if callable(checker) else True
+            if done and before_complete is not None:
+                before_complete()
+        except Exception as error:
+            raise self._fail(action, error) from error
+        if done:
+            self.state_set(action, "COMPLETE", lock=LOCK_RELEASE)
+        return bool(done)
+
+    def _fail(self, action: str, error: Exception) -> exception.ResourceFailure:
+        LOG.info("%s: %s", action, self, exc_info=True)
+        failure = exception.ResourceFailure(error, self, action)  # type: ignore[arg-type]
+        self.state_set(action, "FAILED", str(failure), lock=LOCK_RELEASE)
+        return failure
+
+    def adopt_engine(self, engine_id: str, atomic_key: int | None) -> None:
+        """Continue a step that ``engine_id`` started, holding its lock."""
+        self._calling_engine_id = engine_id
+        self._atomic_key = atomic_key
+
+    def make_replacement(self, template_id: int, requires: set[int]) -> int | None:
+        """Insert the row that replaces this one; None when the template is gone.
+
+        Raises UpdateInProgress when another traversal holds this resource.
+        """
+        assert self.id is not None
+        values = {
+            "stack_id": self.stack.id,  # type: ignore[attr-defined]
+            "name": self.name,  # type: ignore[attr-defined]
+            "rsrc_prop_data_id": None,
+            "needed_by": [],
+            "requires": sorted(requires, reverse=True),
+            "replaces": self.id,
+            "action": "INIT",
+            "status": "COMPLETE",
+            "status_reason": "",
+            "current_template_id": template_id,
+            "root_stack_id": self.root_stack_id,
+        }
+        replacement = resources.create_replacement(
+            self._database, self.id, values, self._atomic_key
+        )
+        if replacement is None:
+            return None
+        self._atomic_key = resources.next_atomic_key(self._atomic_key)
+        self.replaced_by = replacement.id
+        return replacement.id
+
+    @property
+    def state(self) -> tuple[str, str]:
+        return self.action, self.status  # type: ignore[attr-defined]
+
+    def delete_row(self) -> None:
+        """Remove the row (its resource_data rows go by the foreign key's cascade)."""
+        if self.id is None:
+            return
+        with self._database.transaction() as session:
+            row = session.get(ResourceRow, self.id)
+            if row is not None:
+                session.delete(row)
+
+    def now(self) -> datetime.datetime:
+        """The time as the driver's clock tells it (virtual on the LocalQueue)."""
+        return datetime.datetime.fromtimestamp(self.stack.now(), datetime.UTC).replace(  # type: ignore[attr-defined]
+            tzinfo=None
+        )
+
+    def handled_state(self) -> Mapping[str, Any]:
+        return {"engine_id": self._calling_engine_id, "atomic_key": self._atomic_key}

@@ -1,0 +1,196 @@
+"""The resource and event calls of the RPC surface: a stack's resources and its events."""
+
+from __future__ import annotations
+
+import collections.abc
+from collections.abc import Mapping
+from typing import Any
+
+import sqlalchemy as sa
+
+from keel_app.common import exception
+from keel_app.engine import api_format
+from keel_app.engine.service import stack_query
+from keel_app.engine.service.stacks import get_stack_row, load_stack
+from keel_app.engine.settings import EngineSettings
+from keel_app.models import Event
+from keel_app.models import Resource as ResourceRow
+from keel_app.models.database import Database
+
+EVENT_SORT_COLUMNS = {"event_time": "created_at", "resource_type": "resource_type"}
+
+
+def _required_by(stack: Any, resource: Any) -> list[str]:
+    try:
+        return [requirer.name for requirer in stack.dependencies.required_by(resource)]
+    except KeyError:
+        return []
+
+
+def _attributes(resource: Any, with_attr: list[str] | None) -> dict[str, Any]:
+    """Every attribute's current value, None where it cannot be had (Heat's rule for
+    ``show``: a mapping answers for all, else it is dropped and each is resolved)."""
+    wanted = list(with_attr or [])
+
+    def resolve(name: str) -> Any:
+        try:
+            return resource.FnGetAtt(name)
+        except Exception:
+            return None
+
+    names = set(resource.attributes)
+    if "show" in names:
+        shown = resolve("show")
+        if isinstance(shown, collections.abc.Mapping):
+            shown = dict(shown)
+            for name in wanted:
+                if name not in shown:
+                    shown[name] = resolve(name)
+            return shown
+        names.discard("show")
+    return {name: resolve(name) for name in names | set(wanted)}
+
+
+def format_resource(
+    stack: Any, resource: Any, detail: bool = True, with_attr: Any = None
+) -> dict[str, Any]:
+    """A resource's document; with ``detail`` its attributes, so the stack's resources
+    must already know what they read of each other (``resolve_outputs_data``)."""
+    answer = api_format.format_stack_resource(
+        resource, stack, detail=detail, required_by=_required_by(stack, resource)
+    )
+    if detail and with_attr is not False:
+        answer["attributes"] = _attributes(resource, with_attr)
+    return answer
+
+
+def list_stack_resources(
+    context: Any,
+    settings: EngineSettings,
+    database: Database,
+    dispatcher: Any,
+    *,
+    stack_identity: Mapping[str, Any],
+    nested_depth: int = 0,
+    with_detail: bool = False,
+    filters: Mapping[str, Any] | None = None,
+) -> list[dict[str, Any]]:
+    """The stack's resources (its template's, in their stored state), filtered by row
+    columns (``name``, ``status``...) and by a ``type`` substring."""
+    stack = load_stack(context, settings, database, stack_identity, show_deleted=True)
+    if with_detail:
+        stack.resolve_outputs_data()
+    resource_type = None
+    names = None
+    if filters is not None:
+        translated = stack_query.translate_filters(filters)
+        resource_type = translated.pop("type", None)
+        if translated:
+            names = _filtered_names(database, stack.id, translated)
+    answers = []
+    for name, resource in stack.resources.items():
+        if names is not None and name not in names:
+            continue
+        if resource_type is not None and resource_type not in resource.type():
+            continue
+        answers.append(format_resource(stack, resource, detail=with_detail))
+    return answers
+
+
+def _filtered_names(database: Database, stack_id: str, filters: Mapping[str, Any]) -> set[str]:
+    statement = sa.select(ResourceRow.name).where(ResourceRow.stack_id == stack_id)
+    for column, value in filters.items():
+        attribute = getattr(ResourceRow, column, None)
+        if attribute is None:
+            raise exception.Invalid(reason=f"Unknown filter {column}")
+        if isinstance(value, list | tuple | set | frozenset):
+            statement = statement.where(attribute.in_(value))
+        else:
+            statement = statement.where(attribute == value)
+    with database.transaction() as session:
+        return {str(name) for name in session.scalars(statement).all()}
+
+
+def describe_stack_resource(
+    context: Any,
+    settings: EngineSettings,
+    database: Database,
+    dispatcher: Any,
+    *,
+    stack_identity: Mapping[str, Any],
+    resource_name: str,
+    with_attr: Any = None,
+) -> dict[str, Any]:
+    stack = load_stack(context, settings, database, stack_identity)
+    stack.resolve_outputs_data()
+    resource = stack.resources.get(resource_name)
+    if resource is None:
+        raise exception.ResourceNotFound(resource_name=resource_name, stack_name=stack.name)
+    return format_resource(stack, resource, with_attr=with_attr)
+
+
+def describe_stack_resources(
+    context: Any,
+    settings: EngineSettings,
+    database: Database,
+    dispatcher: Any,
+    *,
+    stack_identity: Mapping[str, Any],
+    resource_name: str | None,
+) -> list[dict[str, Any]]:
+    stack = load_stack(context, settings, database, stack_identity)
+    stack.resolve_outputs_data()
+    return [
+        format_resource(stack, resource)
+        for name, resource in stack.resources.items()
+        if resource_name is None or name == resource_name
+    ]
+
+
+def list_events(
+    context: Any,
+    settings: EngineSettings,
+    database: Database,
+    dispatcher: Any,
+    *,
+    stack_identity: Mapping[str, Any],
+    filters: Mapping[str, Any] | None = None,
+    limit: int | None = None,
+    marker: str | None = None,
+    sort_keys: Any = None,
+    sort_dir: str | None = None,
+) -> list[dict[str, Any]]:
+    """A stack's events, newest first unless sorted otherwise; ``marker`` is an event
+    uuid. Properties are shown only when one event is asked for by ``uuid``."""
+    row = get_stack_row(context, database, stack_identity, show_deleted=True)
+    stack_identifier = api_format.stack_row_identifier(row)
+    statement = sa.select(Event).where(Event.stack_id == row.id)
+    for column, value in (filters or {}).items():
+        attribute = getattr(Event, column, None)
+        if attribute is None:
+            raise exception.Invalid(reason=f"Unknown filter {column}")
+        if isinstance(value, list | tuple | set | frozenset):
+            statement = statement.where(attribute.in_(value))
+        else:
+            statement = statement.where(attribute == value)
+    if isinstance(sort_keys, str):
+        sort_keys = [sort_keys]
+    columns = [EVENT_SORT_COLUMNS[key] for key in sort_keys or [] if key in EVENT_SORT_COLUMNS]
+    if not columns:
+        columns = ["created_at"]
+        sort_dir = sort_dir or "desc"
+    direction = sort_dir or "asc"
+    order = [getattr(getattr(Event, column), direction)() for column in [*columns, "id"]]
+    with database.transaction() as session:
+        events = list(session.scalars(statement.order_by(*order)).all())
+    if marker:
+        uuids = [event.uuid for event in events]
+        if marker in uuids:
+            events = events[uuids.index(marker) + 1 :]
+    if limit is not None:
+        events = events[: int(limit)]
+    include_properties = bool(filters and "uuid" in filters)
+    return [
+        api_format.format_event(event, stack_identifier, include_rsrc_prop_data=include_properties)
+        for event in events
+    ]

@@ -1,0 +1,69 @@
+"""The heat.conf values the engine acts on, handed in as one frozen value.
+
+The engine reads no configuration: the edges build ``EngineSettings`` from heat.conf
+(``from_conf``, which only reads attributes, so it needs no oslo import here) and
+pass it to every service function. The defaults are Heat 27.0.1's.
+"""
+
+from __future__ import annotations
+
+import socket
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from keel_app.engine.template import TemplateLimits
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    max_resources_per_stack: int = 1000
+    max_stacks_per_tenant: int = 512
+    max_nested_stack_depth: int = 5
+    max_template_size: int = 524288
+    max_json_body_size: int = 1048576
+    max_events_per_stack: int = 1000
+    event_purge_batch_size: int = 200
+    action_retry_limit: int = 5
+    stack_action_timeout: int = 3600
+    convergence_engine: bool = True
+    encrypt_parameters_and_properties: bool = False
+    auth_encryption_key: str = "notgood but just long enough i t"
+    hidden_stack_tags: tuple[str, ...] = ()
+    heat_revision: str = "unknown"
+    host: str = field(default_factory=socket.gethostname)
+    # Each engine process has its own id, written into the locks it takes.
+    engine_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+
+    @property
+    def template_limits(self) -> TemplateLimits:
+        return TemplateLimits(
+            max_template_size=self.max_template_size,
+            max_resources_per_stack=self.max_resources_per_stack,
+            max_nested_stack_depth=self.max_nested_stack_depth,
+            max_json_body_size=self.max_json_body_size,
+        )
+
+
+def from_conf(conf: Any, engine_id: str | None = None) -> EngineSettings:
+    """Settings from a parsed heat.conf ``ConfigOpts`` (or anything with those attributes)."""
+    values: dict[str, Any] = {
+        "max_resources_per_stack": conf.max_resources_per_stack,
+        "max_stacks_per_tenant": conf.max_stacks_per_tenant,
+        "max_nested_stack_depth": conf.max_nested_stack_depth,
+        "max_template_size": conf.max_template_size,
+        "max_json_body_size": conf.max_json_body_size,
+        "max_events_per_stack": conf.max_events_per_stack,
+        "event_purge_batch_size": conf.event_purge_batch_size,
+        "action_retry_limit": conf.action_retry_limit,
+        "stack_action_timeout": conf.stack_action_timeout,
+        "convergence_engine": conf.convergence_engine,
+        "encrypt_parameters_and_properties": conf.encrypt_parameters_and_properties,
+        "auth_encryption_key": conf.auth_encryption_key,
+        "hidden_stack_tags": tuple(conf.hidden_stack_tags),
+        "host": conf.host,
+        "heat_revision": conf.revision.heat_revision,
+    }
+    if engine_id is not None:
+        values["engine_id"] = engine_id
+    return EngineSettings(**values)

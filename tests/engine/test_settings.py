@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from keel_app.common import config
+from keel_app.engine.settings import EngineSettings, from_conf
+from keel_app.engine.template import TemplateLimits
+
+
+def test_defaults_are_heats() -> None:
+    settings = EngineSettings(host="engine-1", engine_id="e-1")
+
+    assert dataclasses.asdict(settings) == {
+        "max_resources_per_stack": 1000,
+        "max_stacks_per_tenant": 512,
+        "max_nested_stack_depth": 5,
+        "max_template_size": 524288,
+        "max_json_body_size": 1048576,
+        "max_events_per_stack": 1000,
+        "event_purge_batch_size": 200,
+        "action_retry_limit": 5,
+        "stack_action_timeout": 3600,
+        "convergence_engine": True,
+        "encrypt_parameters_and_properties": False,
+        "auth_encryption_key": "notgood but just long enough i t",
+        "hidden_stack_tags": (),
+        "heat_revision": "unknown",
+        "host": "engine-1",
+        "engine_id": "e-1",
+    }
+
+
+def test_from_conf_reads_heat_conf(tmp_path) -> None:
+    heat_conf = tmp_path / "heat.conf"
+    heat_conf.write_text(
+        "[DEFAULT]\nmax_stacks_per_tenant = 3\nhidden_stack_tags = a,b\n"
+        "host = engine-7\nmax_events_per_stack = 10\nstack_action_timeout = 60\n"
+        "[revision]\nheat_revision = r42\n"
+    )
+    conf = config.load(["--config-file", str(heat_conf)])
+
+    settings = from_conf(conf, engine_id="fixed")
+
+    assert (
+        settings.max_stacks_per_tenant,
+        settings.hidden_stack_tags,
+        settings.host,
+        settings.max_events_per_stack,
+        settings.stack_action_timeout,
+        settings.engine_id,
+        settings.heat_revision,
+    ) == (3, ("a", "b"), "engine-7", 10, 60, "fixed", "r42")
+
+
+def test_template_limits_follow_the_settings() -> None:
+    settings = EngineSettings(max_resources_per_stack=7, max_template_size=99)
+
+    assert settings.template_limits == TemplateLimits(
+        max_template_size=99, max_resources_per_stack=7
+    )
+
+
+def test_settings_are_frozen() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        EngineSettings().max_stacks_per_tenant = 1  # type: ignore[misc]
+
+
+def test_each_engine_has_its_own_id() -> None:
+    assert EngineSettings().engine_id != EngineSettings().engine_id
