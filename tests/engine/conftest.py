@@ -1,3 +1,6 @@
+"""Fixtures of the engine tests that work on a database: a migrated database on each
+engine, engine settings, and a non-admin caller."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
