@@ -291,17 +291,15 @@ def list_stacks(
     not_tags_any: list[str] | None = None,
 ) -> list[dict[str, Any]]:
     translated = stack_query.translate_filters(filters) if filters is not None else None
-    statement = stack_query.stack_query(
-        _listing_scope(context, tenant_safe),
-        filters=translated,
-        show_deleted=show_deleted,
-        show_nested=show_nested,
-        show_hidden=show_hidden,
-        hidden_tags=settings.hidden_stack_tags,
-        tags=tags,
-        tags_any=tags_any,
-        not_tags=not_tags,
-        not_tags_any=not_tags_any,
+    statement = _selection(
+        context,
+        settings,
+        tenant_safe,
+        translated,
+        show_deleted,
+        show_nested,
+        show_hidden,
+        (tags, tags_any, not_tags, not_tags_any),
     )
     rows = stack_query.list_rows(database, statement, limit, sort_keys, marker, sort_dir)
     return [api_format.format_stack_db_object(row) for row in rows]
@@ -324,7 +322,32 @@ def count_stacks(
     not_tags_any: list[str] | None = None,
 ) -> int:
     # Heat counts with the filters as given: API names are not translated here.
-    statement = stack_query.stack_query(
+    statement = _selection(
+        context,
+        settings,
+        tenant_safe,
+        filters,
+        show_deleted,
+        show_nested,
+        show_hidden,
+        (tags, tags_any, not_tags, not_tags_any),
+    )
+    return stack_query.count_rows(database, statement)
+
+
+def _selection(
+    context: Any,
+    settings: EngineSettings,
+    tenant_safe: bool,
+    filters: Mapping[str, Any] | None,
+    show_deleted: bool,
+    show_nested: bool,
+    show_hidden: bool,
+    tag_filters: tuple[list[str] | None, ...],
+) -> Any:
+    """The stacks a listing or a count looks at: one query for both."""
+    tags, tags_any, not_tags, not_tags_any = tag_filters
+    return stack_query.stack_query(
         _listing_scope(context, tenant_safe),
         filters=filters,
         show_deleted=show_deleted,
@@ -336,7 +359,6 @@ def count_stacks(
         not_tags=not_tags,
         not_tags_any=not_tags_any,
     )
-    return stack_query.count_rows(database, statement)
 
 
 def _stored_template(settings: EngineSettings, database: Database, row: StackRow) -> Template:
