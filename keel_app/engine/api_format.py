@@ -8,10 +8,13 @@ or resource objects. Timestamps are ISO 8601 in UTC with a ``Z``, as Heat writes
 from __future__ import annotations
 
 import datetime
+import logging
 from collections.abc import Mapping
 from typing import Any
 
 from keel_app.common.identifier import EventIdentifier, HeatIdentifier, ResourceIdentifier
+
+LOG = logging.getLogger(__name__)
 
 OUTPUT_DESCRIPTION, OUTPUT_KEY, OUTPUT_VALUE, OUTPUT_ERROR = (
     "description",
@@ -158,6 +161,19 @@ def resource_metadata(resource: Any) -> Any:
     if getattr(resource, "id", None) is None or resource.action == resource.INIT:
         return resource.t.metadata()
     return getattr(resource, "stored_metadata", None)
+
+
+def format_resource_properties(resource: Any) -> dict[str, Any]:
+    """Every property of the type's schema, None where its value cannot be had."""
+
+    def value(name: str) -> Any:
+        try:
+            return resource.properties[name]
+        except (KeyError, ValueError):
+            LOG.exception("Error in fetching property %s of resource %s", name, resource.name)
+            return None
+
+    return {name: value(name) for name in resource.properties_schema}
 
 
 def format_stack_resource(

@@ -66,6 +66,10 @@ class Dispatcher(Protocol):
         """Seconds since the epoch, as the transport's scheduler counts them."""
         ...
 
+    def is_engine_alive(self, context: RequestContext, engine_id: str) -> bool:
+        """Whether the engine ``engine_id`` still answers (Heat's ``listening`` call)."""
+        ...
+
 
 @dataclasses.dataclass(frozen=True)
 class Message:
@@ -97,9 +101,14 @@ class LocalQueue:
         self._pending: list[tuple[float, int, Message]] = []
         self._sequence = itertools.count()
         self.delivered: list[Message] = []
+        # Every engine answers but those a test declares dead.
+        self.dead_engines: set[str] = set()
 
     def now(self) -> float:
         return self._clock
+
+    def is_engine_alive(self, context: RequestContext, engine_id: str) -> bool:
+        return engine_id not in self.dead_engines
 
     def _put(self, message: Message) -> None:
         due = self._clock + max(message.countdown, 0)

@@ -30,6 +30,8 @@ class EngineSettings:
     encrypt_parameters_and_properties: bool = False
     auth_encryption_key: str = "notgood but just long enough i t"
     hidden_stack_tags: tuple[str, ...] = ()
+    enable_stack_abandon: bool = False
+    enable_stack_adopt: bool = False
     heat_revision: str = "unknown"
     host: str = field(default_factory=socket.gethostname)
     # Each engine process has its own id, written into the locks it takes.
@@ -61,6 +63,8 @@ def from_conf(conf: Any, engine_id: str | None = None) -> EngineSettings:
         "encrypt_parameters_and_properties": conf.encrypt_parameters_and_properties,
         "auth_encryption_key": conf.auth_encryption_key,
         "hidden_stack_tags": tuple(conf.hidden_stack_tags),
+        "enable_stack_abandon": conf.enable_stack_abandon,
+        "enable_stack_adopt": conf.enable_stack_adopt,
         "host": conf.host,
         "heat_revision": conf.revision.heat_revision,
     }

@@ -126,6 +126,9 @@ def _configure_sqlite(engine: sa.Engine, synchronous: bool) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys = ON")
+        # Write-ahead logging: one sync per commit instead of a journal's several, and
+        # readers that do not wait for the writer (an in-memory database ignores it).
+        cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute(f"PRAGMA synchronous = {'FULL' if synchronous else 'OFF'}")
         cursor.close()
 

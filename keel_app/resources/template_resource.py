@@ -4,23 +4,30 @@ The type is a template's file name or URL (``type: server.yaml``), or a registry
 mapping to one (``My::Server: server.yaml``). The nested template's parameters are the
 resource's properties and its outputs are the resource's attributes. The template's
 text comes from the stack's files map, else it is fetched (only over the schemes the
-registry entry allows: a user's entries http and https, the operator's also file).
+registry entry allows: a user's entries http and https, the operator's also file),
+else it is the nested stack's stored template.
 
-What validation needs is here: the schemas made from the nested template (a template
-that cannot be read is reported when the resource is validated, as Heat does), and the
-child template and parameters from which StackResource builds the nested stack for
-``show_nested``. Creating, updating and reading the outputs of a real nested stack
-arrive with the engine.
+Creating and updating the resource create and update its nested stack with the
+property values as parameters; its reference is the nested stack's ``OS::stack_id``
+output when it has one, else the nested stack's ARN.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import urllib.error
 import urllib.parse
 import urllib.request
 from typing import Any
 
-from keel_app.common.exception import EntityNotFound, NotFound, StackValidationFailed
+from keel_app.common.exception import (
+    EntityNotFound,
+    InvalidTemplateAttribute,
+    NotFound,
+    StackValidationFailed,
+    TemplateOutputError,
+)
 from keel_app.engine.environment import TemplateResourceInfo
 from keel_app.engine.properties import Properties, Schema, schemata
 from keel_app.engine.resource.attributes import Attributes
@@ -28,6 +35,10 @@ from keel_app.engine.resource.attributes import Schema as AttributeSchema
 from keel_app.engine.resource.stack_resource import StackResource
 from keel_app.engine.template import DEFAULT_LIMITS, Template, TemplateLimits
 from keel_app.engine.template import format as template_format
+from keel_app.engine.template.functions.references import select_from_attribute
+from keel_app.resources import group_members
+
+LOG = logging.getLogger(__name__)
 
 REMOTE_SCHEMES = ("http", "https")
 LOCAL_SCHEMES = ("file",)
@@ -168,6 +179,10 @@ class TemplateResource(StackResource):
                 if self.action == self.UPDATE:
                     raise
                 fetch_error = error
+        if data is None:
+            identity = self.nested_identifier()
+            if identity is not None:
+                data = json.dumps(self._engine().template(identity))
         if data is not None:
             if data != stored:
                 files[self.template_url] = data
@@ -267,14 +282,49 @@ class TemplateResource(StackResource):
                     message=f"Attribute {name} for facade {self.type()} missing in provider"
                 )
 
+    # The life cycle
+
+    def handle_create(self) -> None:
+        self.create_with_template(self.child_template(), self.child_params())
+
+    def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> Any:
+        self.properties = json_snippet.properties(self.properties_schema, self.context)
+        return self.update_child()
+
     # Attributes
 
+    def get_reference_id(self) -> str:
+        if self.resource_id is None:
+            return str(self.name)
+        cached = self._cached_attributes or {}
+        if STACK_ID_OUTPUT in cached:
+            return str(cached[STACK_ID_OUTPUT])
+        identity = self.nested_identifier()
+        assert identity is not None
+        reference: Any = identity.arn()
+        try:
+            if STACK_ID_OUTPUT in self.attributes:
+                reference = self.get_output(STACK_ID_OUTPUT)
+        except TemplateOutputError as error:
+            LOG.info("%s", error)
+        except NotFound:
+            pass
+        if self._cached_attributes is None:
+            self._cached_attributes = {}
+        self._cached_attributes[STACK_ID_OUTPUT] = reference
+        self._has_new_cached_attributes = True
+        return str(reference)
+
     def get_attribute(self, key: str, *path: Any) -> Any:
-        # Before the nested stack exists every output reads as nothing; the values of a
-        # created stack's outputs arrive with the engine's nested stacks.
+        # Before the nested stack exists every output reads as nothing.
         if self.resource_id is None:
             return None
-        return super().get_attribute(key, *path)
+        if key.startswith("resource."):
+            return group_members.nested_attribute(self, key, False, *path)
+        try:
+            return select_from_attribute(self.get_output(key), list(path))
+        except NotFound:
+            raise InvalidTemplateAttribute(resource=self.name, key=key) from None
 
 
 def _comma_delimited(value: Any) -> str:

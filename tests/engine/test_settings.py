@@ -26,6 +26,8 @@ def test_defaults_are_heats() -> None:
         "encrypt_parameters_and_properties": False,
         "auth_encryption_key": "notgood but just long enough i t",
         "hidden_stack_tags": (),
+        "enable_stack_abandon": False,
+        "enable_stack_adopt": False,
         "heat_revision": "unknown",
         "host": "engine-1",
         "engine_id": "e-1",
@@ -37,6 +39,7 @@ def test_from_conf_reads_heat_conf(tmp_path) -> None:
     heat_conf.write_text(
         "[DEFAULT]\nmax_stacks_per_tenant = 3\nhidden_stack_tags = a,b\n"
         "host = engine-7\nmax_events_per_stack = 10\nstack_action_timeout = 60\n"
+        "enable_stack_abandon = true\n"
         "[revision]\nheat_revision = r42\n"
     )
     conf = config.load(["--config-file", str(heat_conf)])
@@ -51,7 +54,8 @@ def test_from_conf_reads_heat_conf(tmp_path) -> None:
         settings.stack_action_timeout,
         settings.engine_id,
         settings.heat_revision,
-    ) == (3, ("a", "b"), "engine-7", 10, 60, "fixed", "r42")
+        settings.enable_stack_abandon,
+    ) == (3, ("a", "b"), "engine-7", 10, 60, "fixed", "r42", True)
 
 
 def test_template_limits_follow_the_settings() -> None:

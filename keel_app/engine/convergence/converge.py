@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import sqlalchemy as sa
@@ -31,11 +32,12 @@ from keel_app.engine.convergence.traversal_graph import (
 from keel_app.engine.dispatch import Dispatcher
 from keel_app.engine.template.base import Template
 from keel_app.models.api import stacks
-from keel_app.models.api.resources import create_resource
+from keel_app.models.api.resources import create_resources, engines_holding_locks
 from keel_app.models.base import utcnow
 from keel_app.models.resource import Resource as ResourceRow
 from keel_app.models.resource import ResourcePropertiesData
 from keel_app.models.stack import Stack as StackRow
+from keel_app.models.stack import StackTag
 from keel_app.models.template import RawTemplate
 
 LOG = logging.getLogger(__name__)
@@ -49,13 +51,26 @@ def converge_stack(
     dispatcher: Dispatcher,
     action: str = "UPDATE",
     new_traversal_id: str | None = None,
+    new_stack: Any = None,
+    pre_converge: Callable[[], Any] | None = None,
+    abandon: bool = False,
 ) -> bool:
     """Move ``stack`` towards ``template``; False when another traversal took over first.
 
     ``template`` is stored here when it has no id yet (a new version, or the empty
-    template of a delete or of a rollback to nothing).
+    template of a delete or of a rollback to nothing). An update hands the stack it
+    built as ``new_stack``: its rollback, timeout, converge and tags settings become the
+    stored stack's. ``pre_converge`` runs once the new graph is stored, before any step
+    is sent; ``abandon`` makes every cleanup leave its resource alive.
     """
     values: dict[str, Any] = {}
+    tags = None
+    if new_stack is not None:
+        stack.disable_rollback = new_stack.disable_rollback
+        stack.timeout_mins = new_stack.timeout_mins
+        stack.converge = new_stack.converge
+        values.update(disable_rollback=stack.disable_rollback, timeout=stack.timeout_mins)
+        tags = list(new_stack.tags or [])
     if action not in (stack.CREATE, stack.ADOPT):
         # The template being replaced is what a rollback goes back to.
         stack.prev_raw_template_id = stack.raw_template_id
@@ -90,11 +105,20 @@ def converge_stack(
         return False
     stack.action, stack.status, stack.status_reason = action, stack.IN_PROGRESS, reason
     stack.current_traversal = traversal
+    if tags is not None:
+        _store_tags(stack, tags)
     stack.add_event(action, stack.IN_PROGRESS, reason)
     if previous_traversal:
         sync_point.delete_all(stack.database, stack.id, previous_traversal)
-    _start_traversal(stack, dispatcher)
+    _start_traversal(stack, dispatcher, pre_converge, abandon)
     return True
+
+
+def _store_tags(stack: ConvergenceStack, tags: list[str]) -> None:
+    """The stack's tags become ``tags`` (none at all for an empty list)."""
+    with stack.database.transaction() as session:
+        session.execute(sa.delete(StackTag).where(StackTag.stack_id == stack.id))
+        session.add_all(StackTag(tag=tag, stack_id=stack.id) for tag in tags)
 
 
 def _best_existing_row(
@@ -122,40 +146,53 @@ def _best_existing_row(
     return candidates[0] if candidates else None
 
 
-def _start_traversal(stack: ConvergenceStack, dispatcher: Dispatcher) -> None:
+def _start_traversal(
+    stack: ConvergenceStack,
+    dispatcher: Dispatcher,
+    pre_converge: Callable[[], Any] | None = None,
+    abandon: bool = False,
+) -> None:
     existing = stack.resource_rows()
     template_graph = stack.dependencies()
     current_ids: dict[str, int] = {}
+    new_names = []
     for name in reversed(list(template_graph)):
         row = _best_existing_row(stack, existing, name)
         if row is None:
-            row = create_resource(
-                stack.database,
-                {
-                    "action": "INIT",
-                    "status": "COMPLETE",
-                    "status_reason": "",
-                    "stack_id": stack.id,
-                    "name": name,
-                    "needed_by": [],
-                    "requires": [],
-                    "current_template_id": stack.t.id,
-                    "root_stack_id": stack.root_stack_id(),
-                    "properties_data": None,
-                },
-            )
-        current_ids[name] = row.id
+            new_names.append(name)
+        else:
+            current_ids[name] = row.id
+    root_stack_id = stack.root_stack_id()
+    new_rows = create_resources(
+        stack.database,
+        [
+            {
+                "action": "INIT",
+                "status": "COMPLETE",
+                "status_reason": "",
+                "stack_id": stack.id,
+                "name": name,
+                "needed_by": [],
+                "requires": [],
+                "current_template_id": stack.t.id,
+                "root_stack_id": root_stack_id,
+                "properties_data": None,
+            }
+            for name in new_names
+        ],
+    )
+    current_ids.update((row.name, row.id) for row in new_rows)
     graph = compute_dependencies(template_graph, current_ids, existing)
     stack.current_deps = edges_document(graph)
     if not stack.store({"current_deps": stack.current_deps}, stack.current_traversal):
         LOG.warning("Traversal %s superseded before it started", stack.current_traversal)
         return
+    if pre_converge is not None:
+        pre_converge()
     LOG.debug("Starting traversal %s with dependencies: %s", stack.current_traversal, graph)
-    for node in graph:
-        sync_point.create(
-            stack.database, node.rsrc_id, stack.current_traversal, node.is_update, stack.id
-        )
-    sync_point.create(stack.database, stack.id, stack.current_traversal, True, stack.id)
+    nodes = [(node.rsrc_id, node.is_update) for node in graph]
+    nodes.append((stack.id, True))
+    sync_point.create_all(stack.database, nodes, stack.current_traversal, stack.id)
     leaves = set(graph.leaves())
     if not leaves:
         mark_complete(stack)
@@ -172,6 +209,7 @@ def _start_traversal(stack: ConvergenceStack, dispatcher: Dispatcher) -> None:
             adopt_stack_data=stack.adopt_stack_data,
             converge=stack.converge,
             node_type=node.node_type,
+            abandon=abandon,
         )
 
 
@@ -206,6 +244,58 @@ def rollback(stack: ConvergenceStack, dispatcher: Dispatcher) -> None:
             LOG.warning("Failed to store stack %s, not triggering rollback.", stack.name)
             return
     converge_stack(stack, template, dispatcher, action=stack.ROLLBACK)
+
+
+def stop_traversal(stack: ConvergenceStack) -> None:
+    """Cancel the running traversal: a new traversal id that no step is part of, and the
+    stack FAILED; the steps holding a resource finish their own work, then find themselves
+    stale. Every descendant stack still in progress is stopped the same way."""
+    _stop_one_traversal(stack)
+    for child_id in _descendant_ids_in_progress(stack):
+        child = ConvergenceStack.load(stack.context, stack.database, stack.settings, child_id)
+        if child is not None:
+            _stop_one_traversal(child)
+
+
+def _stop_one_traversal(stack: ConvergenceStack) -> None:
+    previous_traversal = stack.current_traversal
+    traversal = str(uuid.uuid4())
+    if not stack.store({"current_traversal": traversal}, previous_traversal):
+        LOG.warning(
+            "Failed to update stack %s with new traversal, aborting stack cancel", stack.name
+        )
+        return
+    stack.current_traversal = traversal
+    if not stack.state_set(stack.action, stack.FAILED, f"Stack {stack.action} cancelled"):
+        LOG.warning("Failed to update stack %s status to %s_FAILED", stack.name, stack.action)
+        return
+    if previous_traversal:
+        sync_point.delete_all(stack.database, stack.id, previous_traversal)
+
+
+def _descendant_ids_in_progress(stack: ConvergenceStack) -> list[str]:
+    """The live stacks below ``stack`` (children first, then theirs) still IN_PROGRESS."""
+    found: list[str] = []
+    owners = [stack.id]
+    with stack.database.transaction() as session:
+        while owners:
+            rows = session.execute(
+                sa.select(StackRow.id, StackRow.status).where(
+                    StackRow.owner_id.in_(owners),
+                    StackRow.deleted_at.is_(None),
+                    StackRow.backup == sa.false(),
+                )
+            ).all()
+            found.extend(row.id for row in rows if row.status == stack.IN_PROGRESS)
+            owners = [row.id for row in rows]
+    return found
+
+
+def cancel_workers(stack: ConvergenceStack, dispatcher: Dispatcher) -> None:
+    """Ask every engine holding a lock on one of the stack's resources to stop its steps
+    (``cancel_check_resource``); the traversal goes on without waiting for them."""
+    for engine_id in sorted(engines_holding_locks(stack.database, stack.id)):
+        dispatcher.send_cancel_check_resource(stack.context, stack_id=stack.id, engine_id=engine_id)
 
 
 def purge_deleted_resources(stack: ConvergenceStack) -> None:

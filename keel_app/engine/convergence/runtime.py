@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import datetime
 import logging
+import threading
 import time
+import weakref
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,7 +26,7 @@ from keel_app.engine.graph import Dependencies
 from keel_app.engine.resource import Resource
 from keel_app.engine.settings import EngineSettings
 from keel_app.engine.stack import template_store
-from keel_app.engine.template import stack_definition
+from keel_app.engine.template import TemplateLimits, stack_definition
 from keel_app.engine.template.base import Template
 from keel_app.models.api import events, stacks
 from keel_app.models.base import utcnow
@@ -44,16 +47,41 @@ class AdminScope:
 
 
 ADMIN = AdminScope()
+_UNREAD = object()
+
+
+_TEMPLATES_PER_DATABASE = 16
+_templates: weakref.WeakKeyDictionary[Database, OrderedDict[tuple[int, str], Template]] = (
+    weakref.WeakKeyDictionary()
+)
+_templates_lock = threading.Lock()
 
 
 def load_template(database: Database, template_id: int, settings: EngineSettings) -> Template:
-    """A stored template version, hidden parameters decrypted as the stack layer stores them."""
-    return template_store.load_template(
+    """A stored template version, hidden parameters decrypted as the stack layer stores them.
+
+    Steps share the versions they load: a raw_template row is never changed once
+    written, and every step of a traversal reads the same one, which for a large stack
+    costs more to load and parse than the rest of the step. Steps only read templates.
+    """
+    key = (template_id, settings.auth_encryption_key)
+    with _templates_lock:
+        cache = _templates.setdefault(database, OrderedDict())
+        template = cache.get(key)
+        if template is not None:
+            cache.move_to_end(key)
+            return template
+    template = template_store.load_template(
         database,
         template_id,
         limits=settings.template_limits,
         encryption_key=settings.auth_encryption_key,
     )
+    with _templates_lock:
+        cache[key] = template
+        while len(cache) > _TEMPLATES_PER_DATABASE:
+            cache.popitem(last=False)
+    return template
 
 
 def store_template(database: Database, template: Template, settings: EngineSettings) -> int:
@@ -94,7 +122,10 @@ class ConvergenceStack:
         self.status = row.status
         self.status_reason = row.status_reason
         self.current_traversal = row.current_traversal
-        self.current_deps = row.current_deps
+        # Read on first use when the row came without it (see ``load``).
+        self._current_deps: Any = (
+            _UNREAD if "current_deps" in sa.inspect(row).unloaded else row.current_deps
+        )
         self.disable_rollback = row.disable_rollback
         self.prev_raw_template_id = row.prev_raw_template_id
         self.raw_template_id = row.raw_template_id
@@ -102,18 +133,24 @@ class ConvergenceStack:
         self.created_time = row.created_at
         self.updated_time = row.updated_at
         self.user_creds_id = row.user_creds_id
+        self.stack_user_project_id = row.stack_user_project_id
+        self.parent_resource_name = row.parent_resource_name
         self.nested_depth = row.nested_depth or 0
         self.convergence = True
         self.in_convergence_check = True
         self.strict_validate = True
         self.adopt_stack_data = None
         self.converge = False
+        # An abandon's DELETE traversal: its cleanups keep the resources alive.
+        self.abandon = False
         self.defn = stack_definition.StackDefinition(
             context, template, self.identifier(), resource_data or {}
         )
         self._resources: dict[str, Any] | None = None
         # The transport's clock: plugins that wait compare against it.
         self.clock: Any = time.time
+        self._dispatcher: Any = None
+        self._root_stack_id: str | None = None
 
     @classmethod
     def load(
@@ -125,11 +162,21 @@ class ConvergenceStack:
         template_id: int | None = None,
         resource_data: Mapping[str, Any] | None = None,
     ) -> ConvergenceStack | None:
-        row = stacks.get_stack(database, ADMIN, stack_id)
+        row = stacks.get_stack(database, ADMIN, stack_id, without_graph=True)
         if row is None:
             return None
         template = load_template(database, template_id or row.raw_template_id, settings)
         return cls(context, database, settings, row, template, resource_data)
+
+    @property
+    def current_deps(self) -> Any:
+        if self._current_deps is _UNREAD:
+            self._current_deps = stacks.get_current_deps(self.database, self.id)
+        return self._current_deps
+
+    @current_deps.setter
+    def current_deps(self, value: Any) -> None:
+        self._current_deps = value
 
     # What resources and functions read
 
@@ -164,8 +211,31 @@ class ConvergenceStack:
             return self.time_elapsed() > self.timeout_secs()
         return False
 
+    @property
+    def dispatcher(self) -> Any:
+        """The transport the stack's steps run on: what they start elsewhere (a nested
+        stack's traversal) is sent through it. The worker sets it on every stack it loads."""
+        return self._dispatcher
+
+    @dispatcher.setter
+    def dispatcher(self, dispatcher: Any) -> None:
+        self._dispatcher = dispatcher
+
+    @property
+    def limits(self) -> TemplateLimits:
+        return self.settings.template_limits
+
     def root_stack_id(self) -> str:
-        return self.id
+        """The id of the top stack above this one: a nested stack's resources count there."""
+        if self._root_stack_id is None:
+            root_id, owner_id = self.id, self.owner_id
+            with self.database.transaction() as session:
+                while owner_id:
+                    root_id = owner_id
+                    owner = session.get(StackRow, owner_id)
+                    owner_id = owner.owner_id if owner is not None else None
+            self._root_stack_id = root_id
+        return self._root_stack_id
 
     def timeout_secs(self) -> int:
         if self.timeout_mins is None:

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import ast
 import logging
-import random
-import time
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -37,7 +36,14 @@ def str_pack_tuple(values: Iterable[Any]) -> str:
     return TUPLE_PREFIX + str(tuple(values))
 
 
+# The keys of resource nodes, by far the most common: read without a Python parser.
+_RESOURCE_NODE_KEY = re.compile(r"tuple:\((\d+), (True|False)\)")
+
+
 def _str_unpack_tuple(text: str) -> Any:
+    match = _RESOURCE_NODE_KEY.fullmatch(text)
+    if match is not None:
+        return (int(match.group(1)), match.group(2) == "True")
     return ast.literal_eval(text[text.index(":") + 1 :])
 
 
@@ -102,6 +108,26 @@ def create(
     )
 
 
+def create_all(
+    database: Database, nodes: list[tuple[Any, bool]], traversal_id: str, stack_id: str
+) -> None:
+    """The empty sync points of a traversal's nodes, (entity id, is_update) each."""
+    sync_points.create_sync_points(
+        database,
+        [
+            {
+                "entity_id": entity_id,
+                "traversal_id": traversal_id,
+                "is_update": is_update,
+                "atomic_key": 0,
+                "stack_id": stack_id,
+                "input_data": {},
+            }
+            for entity_id, is_update in nodes
+        ],
+    )
+
+
 def get(database: Database, entity_id: Any, traversal_id: str, is_update: bool) -> Any:
     sync_point = sync_points.get_sync_point(database, entity_id, traversal_id, is_update)
     if sync_point is None:
@@ -119,26 +145,26 @@ def update_sync_point(
     entity_id: Any,
     current_traversal: str,
     is_update: bool,
-    predecessors: set[Any],
     new_data: Mapping[Any, Any] | None,
     new_resource_failures: Mapping[str, str] | None = None,
     is_skip: bool = False,
-    sleep: Callable[[float], None] = time.sleep,
-) -> tuple[dict[Any, Any], dict[str, str], bool]:
-    """Merge one predecessor's data into the sync point, retrying on a lost CAS.
+) -> tuple[dict[str, Any], dict[str, str], bool]:
+    """Merge one predecessor's data into the sync point.
 
-    Returns (all inputs so far, failures so far, skip propagate). EntityNotFound means
-    the sync point is gone: the traversal was superseded and cleaned up.
+    Returns (all inputs so far in their stored form, failures so far, skip propagate).
+    EntityNotFound means the sync point is gone: the traversal was superseded and
+    cleaned up. Merges into one sync point wait for each other on its row lock: no step
+    sleeps and retries, however many predecessors report at once. The inputs stay in
+    their stored form: a stack's own sync point gathers one key per root, and reading
+    them all back at every merge would make each merge cost as much as the stack.
     """
-    attempt = 0
-    while True:
-        sync_point = get(database, entity_id, current_traversal, is_update)
-        input_data = deserialize_input_data(sync_point.input_data)
-        extra_data = (
-            deserialize_extra_data(sync_point.extra_data)
-            if sync_point.extra_data is not None
-            else {}
-        )
+    outcome: dict[str, Any] = {}
+
+    def merge(stored_input: Any, stored_extra: Any) -> tuple[Any, Any]:
+        inputs = dict((stored_input or {}).get("input_data") or {})
+        if new_data is not None:
+            inputs.update(_serialize(new_data))
+        extra_data = deserialize_extra_data(stored_extra) if stored_extra is not None else {}
         resource_failures = extra_data.get("resource_failures", {})
         skip_propagate = extra_data.get("skip_propagate", False)
         if new_resource_failures is not None:
@@ -147,23 +173,15 @@ def update_sync_point(
         if is_skip:
             extra_data["skip_propagate"] = is_skip
             skip_propagate = is_skip
-        if new_data is not None:
-            input_data.update(new_data)
-        stored_extra = serialize_extra_data(extra_data) if extra_data else None
-        if sync_points.update_sync_point_input(
-            database,
-            entity_id,
-            current_traversal,
-            is_update,
-            sync_point.atomic_key,
-            serialize_input_data(input_data),
-            stored_extra,
-        ):
-            return input_data, resource_failures, skip_propagate
-        attempt += 1
-        # Others merged at the same time: wait a little more, at random, each round.
-        conflicts = max(0, len(predecessors) - len(input_data) - 1)
-        sleep(random.uniform(0, min(60.0, 0.01 * min(conflicts, 1000) * 2**attempt)))
+        outcome.update(inputs=inputs, failures=resource_failures, skip=skip_propagate)
+        stored = serialize_extra_data(extra_data) if extra_data else None
+        return {"input_data": inputs}, stored
+
+    merged = sync_points.merge_sync_point(database, entity_id, current_traversal, is_update, merge)
+    if merged is None:
+        key = (str(entity_id), current_traversal, is_update)
+        raise exception.EntityNotFound(entity="Sync Point", name=key)
+    return outcome["inputs"], outcome["failures"], outcome["skip"]
 
 
 def sync(
@@ -178,24 +196,23 @@ def sync(
     is_skip: bool = False,
 ) -> None:
     """Merge ``new_data``; when every predecessor has reported, call ``propagate``."""
-    result = update_sync_point(
+    inputs, resource_failures, skip_propagate = update_sync_point(
         database,
         entity_id,
         current_traversal,
         is_update,
-        predecessors,
         new_data,
         new_resource_failures,
         is_skip=is_skip,
     )
-    if result is None:
-        LOG.warning("[%s] Sync point update failed for entity %s", current_traversal, entity_id)
-        return
-    input_data, resource_failures, skip_propagate = result
-    waiting = predecessors - set(input_data)
     key = make_key(entity_id, current_traversal, is_update)
+    # Fewer inputs than predecessors: some are still to come (no need to read them).
+    if len(inputs) < len(predecessors):
+        LOG.debug("[%s] Waiting %s: %d of %d in", key, entity_id, len(inputs), len(predecessors))
+        return
+    waiting = predecessors - set(_deserialize(inputs))
     if waiting:
         LOG.debug("[%s] Waiting %s: still need %s", key, entity_id, sorted(map(str, waiting)))
         return
     LOG.debug("[%s] Ready %s", key, entity_id)
-    propagate(entity_id, serialize_input_data(input_data), resource_failures, skip_propagate)
+    propagate(entity_id, {"input_data": inputs}, resource_failures, skip_propagate)

@@ -8,7 +8,9 @@ a replacement's cleanup of the old row waits for the new row to be in service.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
 from keel_app.engine.graph import Dependencies
@@ -78,3 +80,40 @@ def from_edges_document(document: Mapping[str, Any] | None) -> Dependencies:
         )
         for requirer, required in edges
     )
+
+
+class TraversalGraph(NamedTuple):
+    """A traversal's graph with its node -> requirements map and its roots, built once."""
+
+    dependencies: Dependencies
+    nodes: Any
+    roots: frozenset[Any]
+
+
+_CACHE_SIZE = 64
+_cache: OrderedDict[tuple[str, str], TraversalGraph] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def traversal_graph(
+    stack_id: str, traversal: str, read_document: Callable[[], Mapping[str, Any] | None]
+) -> TraversalGraph:
+    """The graph of ``stack_id``'s ``traversal``, parsed from its stored document.
+
+    A traversal's graph is written once, with its id, and never changed: every step of
+    a traversal reads the same document, so a process parses it once rather than once
+    a step (the graph of a 10,000-resource stack takes longer to parse than a step).
+    """
+    key = (stack_id, traversal)
+    with _cache_lock:
+        cached = _cache.get(key)
+        if cached is not None:
+            _cache.move_to_end(key)
+            return cached
+    dependencies = from_edges_document(read_document())
+    built = TraversalGraph(dependencies, dependencies.graph(), frozenset(dependencies.roots()))
+    with _cache_lock:
+        _cache[key] = built
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return built

@@ -25,9 +25,9 @@ from keel_app.engine.convergence.runtime import ADMIN, ConvergenceStack, load_te
 from keel_app.engine.convergence.traversal_graph import (
     NODE_TYPE_RESOURCE,
     ConvergenceNode,
-    from_edges_document,
+    traversal_graph,
 )
-from keel_app.engine.dispatch import CHECK_RESOURCE, Dispatcher, Message
+from keel_app.engine.dispatch import CANCEL_CHECK_RESOURCE, CHECK_RESOURCE, Dispatcher, Message
 from keel_app.engine.resource import Resource
 from keel_app.engine.resource.lifecycle import LOCK_RELEASE
 from keel_app.engine.settings import EngineSettings
@@ -38,6 +38,9 @@ from keel_app.models.resource import Resource as ResourceRow
 LOG = logging.getLogger(__name__)
 
 PROGRESS_KEY = "keel_progress"
+# In ``keel_progress``: the hook (Heat's breakpoint) a step waits at, until a signal clears it.
+HOOK_KEY = "hook"
+POST_HOOKS = {"CREATE": "post-create", "UPDATE": "post-update", "DELETE": "post-delete"}
 # Seconds before a waiting step asks again.
 POLL_INTERVAL = 1.0
 
@@ -58,6 +61,9 @@ class Worker:
         """Run a message of the worker topic (the LocalQueue's handler)."""
         if message.method == CHECK_RESOURCE:
             self.check_resource(message.context, **message.arguments)
+        elif message.method == CANCEL_CHECK_RESOURCE:
+            if message.engine_id == self.engine_id:
+                self.cancel_check_resource(message.context, **message.arguments)
         else:
             LOG.warning("No handler for %s", message.method)
 
@@ -86,12 +92,13 @@ class Worker:
         resource, stack = loaded
         progress = data.get(PROGRESS_KEY)
         stale = stack.current_traversal != current_traversal
-        if stale and progress is None:
+        if stale and (progress is None or HOOK_KEY in progress):
             LOG.debug("[%s] Traversal cancelled; re-triggering.", current_traversal)
             self._retrigger_replaced(stack, resource, is_update)
             return
         stack.adopt_stack_data = adopt_stack_data
         stack.converge = converge
+        stack.abandon = resource.abandon_in_progress = abandon
         message = {
             "resource_id": resource_id,
             "current_traversal": current_traversal,
@@ -135,7 +142,10 @@ class Worker:
         resource: Any,
         progress: Mapping[str, Any] | None,
     ) -> None:
-        if progress is not None:
+        if progress is not None and HOOK_KEY in progress:
+            # A wait at a hook ends as in Heat: the hook goes, the resource's state stays.
+            resource.abandon_hook(progress[HOOK_KEY])
+        elif progress is not None:
             # The step was cut short as Heat's task runner cuts it: the resource fails.
             action = progress["action"]
             resource.adopt_engine(progress["engine_id"], progress["atomic_key"])
@@ -157,7 +167,7 @@ class Worker:
             self.retrigger_check_resource(latest, resource.id)
 
     def _retrigger_replaced(self, stack: ConvergenceStack, resource: Any, is_update: bool) -> None:
-        nodes = from_edges_document(stack.current_deps).graph()
+        nodes = _graph(stack).nodes
         if ConvergenceNode(resource.id, is_update) in nodes or resource.replaces is None:
             return
         # A replacement the new traversal does not want: deleted rows are purged at its end.
@@ -169,7 +179,7 @@ class Worker:
 
     def retrigger_check_resource(self, stack: ConvergenceStack, resource_id: int) -> None:
         """Report a resource to its own sync point in the current traversal, to run it again."""
-        nodes = from_edges_document(stack.current_deps).graph()
+        nodes = _graph(stack).nodes
         key = ConvergenceNode(resource_id, ConvergenceNode(resource_id, True) in nodes)
         LOG.info("Re-trigger resource: %s", key)
         try:
@@ -196,6 +206,7 @@ class Worker:
         if stack is None:
             return None
         stack.clock = self.dispatcher.now
+        stack.dispatcher = self.dispatcher
         template_id = row.current_template_id
         using_new_template = template_id is not None and template_id != stack.t.id
         will_create = (
@@ -212,6 +223,7 @@ class Worker:
                 resource_data,
             )
             resource_stack.clock = self.dispatcher.now
+            resource_stack.dispatcher = self.dispatcher
             stack._resource_owner = resource_stack  # type: ignore[attr-defined]
         else:
             resource_stack = stack
@@ -234,8 +246,19 @@ class Worker:
         if is_update:
             requires = {node.primary_key for node in load_resources_data(input_data).values()}
         previous_template_id = resource.current_template_id
+        passed_hook = None
         try:
+            if progress is not None and HOOK_KEY in progress:
+                if self._still_at_hook(stack, resource, progress, message):
+                    return False
+                if progress[HOOK_KEY] in POST_HOOKS.values():
+                    return True
+                # Cleared: the step goes on from where the hook stopped it.
+                passed_hook, progress = progress[HOOK_KEY], None
             if progress is not None:
+                if not self._still_holds_lock(resource, progress):
+                    self._drop_cancelled_step(stack, resource, progress, message)
+                    return False
                 resource.adopt_engine(progress["engine_id"], progress["atomic_key"])
                 if progress["action"] == resource.UPDATE:
                     # The handler ran with the new properties: so do its checks.
@@ -246,8 +269,12 @@ class Worker:
                     resource.current_template_id = progress["template_id"]
                 return self._poll(stack, resource, progress, requires, message)
             if not is_update:
-                return self._cleanup(stack, resource, message)
+                return self._cleanup(stack, resource, message, passed_hook)
             if resource.action == resource.INIT:
+                if self._stop_at_hook(
+                    stack, resource, "CREATE", "pre-create", message, passed_hook
+                ):
+                    return False
                 resource.prepare_create(stack.t.id, requires)
                 token = resource.start_action(resource.CREATE, self.engine_id)
                 return self._poll(
@@ -257,10 +284,10 @@ class Worker:
                     requires,
                     message,
                 )
-            return self._update(stack, resource, requires, input_data, message)
+            return self._update(stack, resource, requires, input_data, message, passed_hook)
         except exception.UpdateInProgress:
             LOG.debug("Waiting for existing update to unlock resource %s", resource.id)
-            if self._stale_resource_needs_retry(resource, previous_template_id):
+            if self._stale_resource_needs_retry(stack.context, resource, previous_template_id):
                 self.dispatcher.send_check_resource(
                     stack.context,
                     **{**message, "data": sync_point.serialize_input_data(input_data)},
@@ -269,9 +296,70 @@ class Worker:
                 resource.handle_preempt()
             return False
 
-    def _stale_resource_needs_retry(self, resource: Any, previous_template_id: Any) -> bool:
+    def _still_holds_lock(self, resource: Any, progress: Mapping[str, Any]) -> bool:
         row = resources.get_resource(self.database, resource.id)
-        if row.engine_id is None and row.current_template_id == previous_template_id:
+        return (row.engine_id, row.atomic_key) == (progress["engine_id"], progress["atomic_key"])
+
+    def _drop_cancelled_step(
+        self,
+        stack: ConvergenceStack,
+        resource: Any,
+        progress: Mapping[str, Any],
+        message: Mapping[str, Any],
+    ) -> None:
+        """The step's lock was taken from it (its engine was told to cancel): stop here."""
+        LOG.info("Action %s of %s was cancelled", progress["action"], resource.name)
+        canceller = getattr(resource, f"handle_{progress['action'].lower()}_cancel", None)
+        if callable(canceller):
+            try:
+                canceller(progress["token"])
+            except Exception:
+                LOG.exception("Error cancelling resource %s", progress["action"])
+        if stack.current_traversal != message["current_traversal"]:
+            # The traversal that cancelled us may be waiting for this resource.
+            self.retrigger_check_resource(stack, resource.id)
+
+    def cancel_check_resource(self, context: Any, stack_id: str) -> None:
+        """Abort the actions this engine holds locks for in the stack (Heat's cancel).
+
+        Each resource fails as Heat fails a cancelled action and its lock is released;
+        the step still waiting to poll it finds the lock gone and stops.
+        """
+        for row in resources.locked_by_engine(self.database, stack_id, self.engine_id):
+            loaded = self._load(context, row.id, "", True, {})
+            if loaded is None:
+                continue
+            resource, _ = loaded
+            resource.adopt_engine(self.engine_id, row.atomic_key)
+            try:
+                resource.state_set(
+                    row.action,
+                    resource.FAILED,
+                    f"{row.action} aborted (user triggered cancel)",
+                    lock=LOCK_RELEASE,
+                )
+            except exception.UpdateInProgress:
+                LOG.debug("Resource %s finished before it could be cancelled", row.id)
+
+    def _stale_resource_needs_retry(
+        self, context: Any, resource: Any, previous_template_id: Any
+    ) -> bool:
+        row = resources.get_resource(self.database, resource.id)
+        holder = row.engine_id
+        if holder not in (None, self.engine_id):
+            if self.dispatcher.is_engine_alive(context, holder):
+                LOG.debug("Resource id=%d modified by another traversal", resource.id)
+                return False
+            # The step holding the lock died with its engine: the resource failed with it.
+            if resources.steal_resource_lock(self.database, resource.id, holder):
+                LOG.info("Engine %s is gone; took over resource id=%d", holder, resource.id)
+                resource.state_set(
+                    resource.action,
+                    resource.FAILED,
+                    f"Worker went down during resource {resource.action}",
+                )
+            return True
+        if holder is None and row.current_template_id == previous_template_id:
             LOG.debug("Resource id=%d stale; retrying check", resource.id)
             return True
         # Held by a live step (ours or another worker's): it re-triggers this traversal
@@ -290,6 +378,7 @@ class Worker:
         requires: set[int],
         input_data: Mapping[Any, Any],
         message: dict[str, Any],
+        passed_hook: str | None = None,
     ) -> bool:
         after = stack.defn.resource_definition(resource.name)
         new_class = stack.env.registry.get_class_to_instantiate(
@@ -298,6 +387,8 @@ class Worker:
         try:
             if type(resource) is not new_class:
                 raise exception.UpdateReplace(resource.name)
+            if self._stop_at_hook(stack, resource, "UPDATE", "pre-update", message, passed_hook):
+                return False
             resource.replaced_by = None
             changed, token = resource.start_update(after, self.engine_id, stack.t.id, requires)
         except exception.UpdateReplace:
@@ -338,7 +429,13 @@ class Worker:
             adopt_stack_data=message["adopt_stack_data"],
         )
 
-    def _cleanup(self, stack: ConvergenceStack, resource: Any, message: dict[str, Any]) -> bool:
+    def _cleanup(
+        self,
+        stack: ConvergenceStack,
+        resource: Any,
+        message: dict[str, Any],
+        passed_hook: str | None = None,
+    ) -> bool:
         if resource.current_template_id == stack.t.id:
             return True
         if resource.action == resource.INIT:
@@ -346,6 +443,8 @@ class Worker:
             return True
         if (resource.action, resource.status) == (resource.DELETE, resource.COMPLETE):
             return True
+        if self._stop_at_hook(stack, resource, "DELETE", "pre-delete", message, passed_hook):
+            return False
         token = resource.start_action(resource.DELETE, self.engine_id)
         return self._poll(
             stack, resource, self._progress(stack, resource.DELETE, token), set(), message
@@ -370,14 +469,63 @@ class Worker:
         if resource.poll_action(action, progress["token"], before_complete):
             if action == resource.DELETE:
                 self._update_replacement_data(resource)
-            return True
+            post_hook = POST_HOOKS.get(action)
+            return post_hook is None or not self._stop_at_hook(
+                stack, resource, action, post_hook, message, None
+            )
         state = resource.handled_state()
-        data = dict(message["data"])
-        data[PROGRESS_KEY] = {**progress, **state}
-        self.dispatcher.send_check_resource(
-            stack.context, **{**message, "data": data}, countdown=POLL_INTERVAL
-        )
+        countdown = resource.poll_delay * POLL_INTERVAL if resource.poll_delay else POLL_INTERVAL
+        self._send_later(stack, message, {**progress, **state}, countdown)
         return False
+
+    def _send_later(
+        self,
+        stack: ConvergenceStack,
+        message: dict[str, Any],
+        progress: Mapping[str, Any],
+        countdown: float = POLL_INTERVAL,
+    ) -> None:
+        """Send the step again, to go on from ``progress`` after ``countdown`` seconds."""
+        data = dict(message["data"])
+        data[PROGRESS_KEY] = dict(progress)
+        self.dispatcher.send_check_resource(
+            stack.context, **{**message, "data": data}, countdown=countdown
+        )
+
+    # Hooks (Heat's breakpoints): a resource_data flag that a signal clears
+
+    def _stop_at_hook(
+        self,
+        stack: ConvergenceStack,
+        resource: Any,
+        action: str,
+        hook: str,
+        message: dict[str, Any],
+        passed_hook: str | None,
+    ) -> bool:
+        """Whether the step stops at ``hook``: set for the resource, it waits to be cleared.
+
+        As in Heat, create and delete hooks hold only in the stack's own CREATE or DELETE
+        (not when an update creates or replaces), update hooks in any update.
+        """
+        if hook == passed_hook or (action != resource.UPDATE and stack.action != action):
+            return False
+        if not resource.reach_hook(action, hook):
+            return False
+        self._send_later(stack, message, {HOOK_KEY: hook, "action": action})
+        return True
+
+    def _still_at_hook(
+        self,
+        stack: ConvergenceStack,
+        resource: Any,
+        progress: Mapping[str, Any],
+        message: dict[str, Any],
+    ) -> bool:
+        if not resource.has_hook(progress[HOOK_KEY]):
+            return False
+        self._send_later(stack, message, progress)
+        return True
 
     def _definition(self, stack: ConvergenceStack, template_id: int, name: str) -> Any:
         """A resource's definition in one of the stack's templates (resolved on this stack)."""
@@ -414,8 +562,7 @@ class Worker:
         is_update: bool,
         failures: dict[str, str],
     ) -> None:
-        graph = from_edges_document(stack.current_deps)
-        nodes = graph.graph()
+        graph, nodes, roots = _graph(stack)
         key = ConvergenceNode(resource.id, is_update)
         if key not in nodes and resource.replaces is not None:
             key = ConvergenceNode(resource.replaces, is_update)
@@ -440,7 +587,7 @@ class Worker:
                     resource.clear_stored_attributes()
                 else:
                     resource.store_attributes()
-            self._check_stack_complete(stack, current_traversal, key, graph, failures)
+            self._check_stack_complete(stack, current_traversal, key, roots, failures)
         except exception.EntityNotFound as error:
             if error.entity != "Sync Point":
                 raise
@@ -471,6 +618,7 @@ class Worker:
                 converge=stack.converge,
                 skip_propagate=skip,
                 accumulated_failures=resource_failures or None,
+                abandon=stack.abandon,
             )
 
         sync_point.sync(
@@ -489,10 +637,9 @@ class Worker:
         stack: ConvergenceStack,
         current_traversal: str,
         sender: ConvergenceNode,
-        graph: Any,
+        roots: frozenset[Any],
         failures: dict[str, str],
     ) -> None:
-        roots = set(graph.roots())
         if sender not in roots:
             return
 
@@ -505,10 +652,15 @@ class Worker:
             current_traversal,
             True,
             complete,
-            roots,
+            set(roots),
             {tuple(sender): None},
             new_resource_failures=failures or None,
         )
+
+
+def _graph(stack: ConvergenceStack) -> Any:
+    # The document is only read from the stack when the graph is not cached yet.
+    return traversal_graph(stack.id, stack.current_traversal, lambda: stack.current_deps)
 
 
 def _node_data(resource: Any) -> dict[str, Any]:

@@ -275,7 +275,11 @@ class Resource(LifeCycle):
                 stk_defn, self.name, bool(in_resources), bool(in_outputs)
             )
         else:
-            if in_resources:
+            if in_resources and isinstance(stk_defn, stack_definition.StackDefinition):
+                # Only a definition that names this resource can read its attributes.
+                readers = stack_definition.referring_resource_names(stk_defn, self.name)
+                referenced |= read_by(stk_defn.resource_definition(name) for name in readers)
+            elif in_resources:
                 referenced |= read_by(
                     stk_defn.resource_definition(name) for name in stk_defn.enabled_rsrc_names()
                 )

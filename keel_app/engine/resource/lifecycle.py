@@ -3,7 +3,9 @@
 Mixed into ``Resource``. A step of an action never blocks: ``start_action`` takes the
 lock with the IN_PROGRESS state and calls ``handle_<action>``, ``poll_action`` calls
 ``check_<action>_complete`` once; whoever drives the step (``check_resource``) sends
-itself again later while the answer is "not yet", carrying the handler's token.
+itself again later while the answer is "not yet", carrying the handler's token. A
+checker that knows it need not be asked again soon raises ``PollDelay(seconds)``.
+Signals, hooks and the stored metadata are ``signals.Signalling``'s.
 
 What the ``stack`` must offer beyond validation's needs: ``id``, ``name``,
 ``database``, ``settings`` (``auth_encryption_key``, ``max_events_per_stack``,
@@ -15,6 +17,7 @@ from __future__ import annotations
 import base64
 import datetime
 import logging
+import time
 import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -22,6 +25,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from keel_app.common import crypt, exception
+from keel_app.engine.resource.signals import Signalling
 from keel_app.engine.template import function
 from keel_app.models.api import events, resource_data, resources
 from keel_app.models.base import utcnow
@@ -34,6 +38,15 @@ LOCK_NONE, LOCK_ACQUIRE, LOCK_RELEASE, LOCK_RESPECT = range(4)
 DEFAULT_REASON = "state changed"
 # The token of a delete that the deletion policy turns into nothing.
 RETAINED = "keel:retained"
+
+
+class PollDelay(Exception):
+    """Raised by a ``check_*_complete`` that need not be asked again for ``period`` seconds."""
+
+    def __init__(self, period: float) -> None:
+        assert period >= 1
+        super().__init__(period)
+        self.period = period
 
 
 def short_id(source_uuid: str | uuid.UUID) -> str:
@@ -55,7 +68,7 @@ def reduce_physical_resource_name(name: str, limit: int) -> str:
     return name[:2] + "-" + name[-(limit - 3) :]
 
 
-class LifeCycle:
+class LifeCycle(Signalling):
     """Row state and the persistence of a resource (its ``Resource`` does the rest)."""
 
     id: int | None = None
@@ -75,6 +88,10 @@ class LifeCycle:
     _attr_data_id: int | None = None
     _cached_attributes: dict[str, Any] | None = None
     _has_new_cached_attributes: bool = False
+    # Seconds a checker asked to be left alone for (``PollDelay``), None for the default.
+    poll_delay: float | None = None
+    # Set for the steps of an abandon: deleting then leaves the resource alive.
+    abandon_in_progress: bool = False
 
     # Loading
 
@@ -100,6 +117,7 @@ class LifeCycle:
         self._cached_attributes = self._read_properties_data(row.attr_data_id) or {}
         self._has_new_cached_attributes = False
         self._data = None
+        self._rsrc_metadata = row.rsrc_metadata
 
     def _read_properties_data(self, properties_data_id: int | None) -> dict[str, Any] | None:
         if properties_data_id is None:
@@ -318,9 +336,16 @@ class LifeCycle:
             "rsrc_prop_data_id": self._create_or_replace_rsrc_prop_data(),
         }
 
-    def store(self, lock: int = LOCK_NONE) -> None:
-        """Write the row: create it, or update it under the lock protocol ``lock`` names."""
+    def store(self, lock: int = LOCK_NONE, set_metadata: bool = False) -> None:
+        """Write the row: create it, or update it under the lock protocol ``lock`` names.
+
+        ``set_metadata`` writes the template's metadata too (when the resource first acts).
+        """
         values = self._row_values()
+        if set_metadata:
+            metadata = self.t.metadata()  # type: ignore[attr-defined]
+            values["rsrc_metadata"] = metadata
+            self._rsrc_metadata = metadata
         if self.id is None:
             row = resources.create_resource(self._database, values)
             self.id, self.uuid, self.created_time = row.id, row.uuid, row.created_at
@@ -361,8 +386,9 @@ class LifeCycle:
         if status not in self.STATUSES:  # type: ignore[attr-defined]
             raise ValueError(f"Invalid status {status}")
         old_state = (self.action, self.status)  # type: ignore[attr-defined]
+        leaving_init = self.action == "INIT"  # type: ignore[attr-defined]
         self.action, self.status, self.status_reason = action, status, reason  # type: ignore[attr-defined]
-        self.store(lock=lock)
+        self.store(lock=lock, set_metadata=leaving_init)
         if (action, status) != old_state:
             self._add_event(action, status, reason)
         if status != "COMPLETE":
@@ -485,8 +511,12 @@ class LifeCycle:
         ResourceFailure.
         """
         self._calling_engine_id = engine_id
+        if action == "DELETE":
+            self._use_stored_properties()
         self.state_set(action, "IN_PROGRESS", lock=LOCK_ACQUIRE)
-        if action == "DELETE" and self.t.deletion_policy() == "Retain":  # type: ignore[attr-defined]
+        if action == "DELETE" and (
+            self.abandon_in_progress or self.t.deletion_policy() == "Retain"  # type: ignore[attr-defined]
+        ):
             # Left to live on outside the stack: the state changes, nothing is deleted.
             return RETAINED
         handler = getattr(self, f"handle_{action.lower()}", None)
@@ -498,12 +528,22 @@ class LifeCycle:
     def poll_action(
         self, action: str, token: Any, before_complete: Callable[[], None] | None = None
     ) -> bool:
-        """Ask ``check_<action>_complete`` once; on True record COMPLETE and release the lock."""
+        """Ask ``check_<action>_complete`` once; on True record COMPLETE and release the lock.
+
+        After a ``PollDelay`` the answer is "not yet" and ``poll_delay`` says for how long.
+        """
         checker = getattr(self, f"check_{action.lower()}_complete", None)
         if token == RETAINED:
             checker = None
+        if action == "DELETE":
+            self._use_stored_properties()
+        self.poll_delay = None
         try:
-            done = checker(token) if callable(checker) else True
+            try:
+                done = checker(token) if callable(checker) else True
+            except PollDelay as delay:
+                self.poll_delay = delay.period
+                return False
             if done and before_complete is not None:
                 before_complete()
         except Exception as error:
@@ -511,6 +551,17 @@ class LifeCycle:
         if done:
             self.state_set(action, "COMPLETE", lock=LOCK_RELEASE)
         return bool(done)
+
+    def _use_stored_properties(self) -> None:
+        """Delete with the properties the resource was made with, as Heat does: what
+        they were resolved from may be gone by now."""
+        if self._stored_properties_data is None:
+            return
+        self.properties = self.frozen_definition().properties(  # type: ignore[attr-defined]
+            self.properties_schema,  # type: ignore[attr-defined]
+            self.context,  # type: ignore[attr-defined]
+        )
+        self.translate_properties(self.properties, ignore_resolve_error=True)  # type: ignore[attr-defined]
 
     def _fail(self, action: str, error: Exception) -> exception.ResourceFailure:
         LOG.info("%s: %s", action, self, exc_info=True)
@@ -566,9 +617,8 @@ class LifeCycle:
 
     def now(self) -> datetime.datetime:
         """The time as the driver's clock tells it (virtual on the LocalQueue)."""
-        return datetime.datetime.fromtimestamp(self.stack.now(), datetime.UTC).replace(  # type: ignore[attr-defined]
-            tzinfo=None
-        )
+        clock = getattr(self.stack, "now", time.time)  # type: ignore[attr-defined]
+        return datetime.datetime.fromtimestamp(clock(), datetime.UTC).replace(tzinfo=None)
 
     def handled_state(self) -> Mapping[str, Any]:
         return {"engine_id": self._calling_engine_id, "atomic_key": self._atomic_key}

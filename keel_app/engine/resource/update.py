@@ -26,21 +26,32 @@ def prepare_properties(resource: Any, after: Any, before: Any) -> tuple[Any, Any
 
 
 def needs_update(
-    resource: Any, after: Any, before: Any, after_properties: Any, before_properties: Any
+    resource: Any,
+    after: Any,
+    before: Any,
+    after_properties: Any,
+    before_properties: Any,
+    check_init_complete: bool = True,
 ) -> bool:
-    """Whether an update is needed; raises UpdateReplace when only a replacement will do."""
+    """Whether an update is needed; raises UpdateReplace when only a replacement will do.
+
+    A preview passes ``check_init_complete=False``: a resource never created is then
+    judged on its definition like any other.
+    """
     custom = getattr(resource, "_needs_update", None)
     if custom is not None:
-        return bool(custom(after, before, after_properties, before_properties, None))
+        return bool(
+            custom(after, before, after_properties, before_properties, None, check_init_complete)
+        )
     if resource.status == resource.FAILED:
         if (
             resource.action == resource.CHECK and resource.always_replace_on_check_failed
         ) or resource.needs_replace_failed():
             raise exception.UpdateReplace(str(resource))
-    if (resource.action, resource.status) in (
-        (resource.DELETE, resource.COMPLETE),
-        (resource.INIT, resource.COMPLETE),
-    ):
+    state = (resource.action, resource.status)
+    if state == (resource.DELETE, resource.COMPLETE):
+        raise exception.UpdateReplace(str(resource))
+    if check_init_complete and state == (resource.INIT, resource.COMPLETE):
         raise exception.UpdateReplace(str(resource))
     if resource.needs_replace(after_properties):
         raise exception.UpdateReplace(str(resource))

@@ -35,20 +35,23 @@ from keel_app.models.database import Database
 HIDDEN_VALUE = "******"
 
 
-def _converge(
-    stack: Stack, template: Template | None, action: str, dispatcher: Any, **options: Any
-) -> None:
-    """Hand the stored stack to convergence, which starts the traversal.
-
-    Convergence works on its own view of the stack row (``ConvergenceStack``); with no
-    ``template`` the stack's stored one is used.
-    """
+def convergence_view(stack: Stack) -> Any:
+    """Convergence's own view of the stored stack row (``ConvergenceStack``)."""
     # Imported when first needed: convergence builds on the stack layer.
     runtime = importlib.import_module("keel_app.engine.convergence.runtime")
-    converge = importlib.import_module("keel_app.engine.convergence.converge")
     view = runtime.ConvergenceStack.load(stack.context, stack.database, stack.settings, stack.id)
     if view is None:
         raise exception.EntityNotFound(entity="Stack", name=stack.name)
+    return view
+
+
+def converge_stored_stack(
+    stack: Stack, template: Template | None, action: str, dispatcher: Any, **options: Any
+) -> None:
+    """Hand the stored stack to convergence, which starts the traversal; with no
+    ``template`` the stack's stored one is used."""
+    converge = importlib.import_module("keel_app.engine.convergence.converge")
+    view = convergence_view(stack)
     converge.converge_stack(
         view, template if template is not None else view.t, dispatcher, action=action, **options
     )
@@ -220,7 +223,7 @@ def create_stack(
         parent_resource=parent_resource_name,
     )
     stack.store()
-    _converge(stack, None, stack.CREATE, dispatcher)
+    converge_stored_stack(stack, None, stack.CREATE, dispatcher)
     return dict(stack.identifier())
 
 
@@ -232,12 +235,29 @@ def delete_stack(
     *,
     stack_identity: Mapping[str, Any],
 ) -> None:
-    """Start the DELETE traversal: converge on an empty template of the same version."""
+    """Start the DELETE traversal (``start_delete``)."""
     stack = load_stack(context, settings, database, stack_identity)
     if stack.action == stack.DELETE and stack.status == stack.COMPLETE:
         raise exception.EntityNotFound(entity="Stack", name=stack.name)
-    empty = Template.create_empty_template(from_template=stack.t)
-    _converge(stack, empty, stack.DELETE, dispatcher)
+    start_delete(stack, dispatcher)
+
+
+def start_delete(stack: Stack, dispatcher: Any, abandon: bool = False) -> None:
+    """Converge on an empty template of the same version. A traversal still running is
+    stopped first (the stack FAILED, "cancelled"), and the engines holding locks on its
+    resources are asked to stop their steps. An abandon leaves every resource alive."""
+    converge = importlib.import_module("keel_app.engine.convergence.converge")
+    view = convergence_view(stack)
+    if view.status == view.IN_PROGRESS:
+        converge.stop_traversal(view)
+    converge.converge_stack(
+        view,
+        Template.create_empty_template(from_template=stack.t),
+        dispatcher,
+        action=stack.DELETE,
+        pre_converge=lambda: converge.cancel_workers(view, dispatcher),
+        abandon=abandon,
+    )
 
 
 # Reading

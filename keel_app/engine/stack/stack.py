@@ -68,12 +68,15 @@ class Stack(ValidationStack):
         created_time: datetime.datetime | None = None,
         updated_time: datetime.datetime | None = None,
         deleted_time: datetime.datetime | None = None,
+        converge: bool = False,
         **options: Any,
     ) -> None:
         options.setdefault("strict_validate", True)
         super().__init__(context, stack_name, tmpl, **options)
         self.database = database
         self.settings = settings
+        # Whether an update compares with the resources' observed reality.
+        self.converge = converge
         # Heat shows a stack without tags as having an empty list of them.
         self.tags = list(tags) if tags else []
         self.convergence = convergence
@@ -293,6 +296,28 @@ class Stack(ValidationStack):
         """
         self._update_all_resource_data(for_resources=self.convergence, for_outputs=True)
 
+    def preview_resources(self) -> list[Any]:
+        """What a preview shows of each resource: itself, or what a nested stack holds."""
+        return [_preview(resource) for resource in self.resources.values()]
+
+    def prepare_abandon(self, no_resources: bool = False) -> dict[str, Any]:
+        """The stack as an export (or an abandon) hands it over, for a later adopt."""
+        return {
+            "name": self.name,
+            "id": self.id,
+            "action": self.action,
+            "environment": self.env.user_env_as_dict(),
+            "files": dict(self.t.files),
+            "status": self.status,
+            "template": self.t.t,
+            "resources": {}
+            if no_resources
+            else {name: _abandon_data(resource) for name, resource in self.resources.items()},
+            "project_id": self.tenant_id,
+            "stack_user_project_id": self.stack_user_project_id,
+            "tags": self.tags,
+        }
+
     # State
 
     @property
@@ -325,6 +350,32 @@ class Stack(ValidationStack):
 
     def mark_failed(self, reason: str) -> None:
         self.state_set(self.action, self.FAILED, reason)
+
+
+def _preview(resource: Any) -> Any:
+    preview = getattr(resource, "preview", None)
+    return preview() if callable(preview) else resource
+
+
+def _abandon_data(resource: Any) -> Any:
+    """One resource of ``prepare_abandon``: a type may say what it hands over (a nested
+    stack hands over its own stack)."""
+    own = getattr(resource, "prepare_abandon", None)
+    if callable(own):
+        return own()
+    if resource.id is None or resource.action == resource.INIT:
+        metadata = resource.t.metadata()
+    else:
+        metadata = getattr(resource, "stored_metadata", None)
+    return {
+        "name": resource.name,
+        "resource_id": resource.resource_id,
+        "type": resource.type(),
+        "action": resource.action,
+        "status": resource.status,
+        "metadata": metadata,
+        "resource_data": resource.data(),
+    }
 
 
 def _load_resource_state(resource: Any, row: ResourceRow) -> None:

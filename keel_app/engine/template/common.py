@@ -56,26 +56,41 @@ class CommonTemplate(Template):
         conditions = self.conditions(stack)
         definitions = {}
         for name, snippet in resources.items():
-            try:
-                invalid = self._invalid_keys_message(snippet)
-                if invalid:
-                    raise ValueError(invalid)
-                arguments = dict(self._rsrc_defn_args(stack, name, snippet))
-            except (TypeError, ValueError, KeyError) as error:
-                raise StackValidationFailed(message=str(error)) from None
-            definition = ResourceDefinition(name, **arguments)
-            condition = definition.condition()
-            if condition is not None:
-                try:
-                    enabled = conditions.is_enabled(condition)
-                except ValueError as error:
-                    key = getattr(self, "RES_CONDITION", self.CONDITION_KEY_FOR_ERRORS)
-                    path = [self.RESOURCES, name, key]
-                    raise StackValidationFailed(path=path, message=str(error)) from None
-                if not enabled:
-                    continue
-            definitions[name] = definition
+            definition = self._enabled_definition(stack, name, snippet, conditions)
+            if definition is not None:
+                definitions[name] = definition
         return definitions
+
+    def resource_definition(self, stack: Any, name: str) -> ResourceDefinition:
+        """One resource's definition, the others left unparsed; KeyError if not enabled."""
+        resources = self.t.get(self.RESOURCES) or {}
+        definition = self._enabled_definition(stack, name, resources[name], self.conditions(stack))
+        if definition is None:
+            raise KeyError(name)
+        return definition
+
+    def _enabled_definition(
+        self, stack: Any, name: str, snippet: Any, conditions: Conditions
+    ) -> ResourceDefinition | None:
+        try:
+            invalid = self._invalid_keys_message(snippet)
+            if invalid:
+                raise ValueError(invalid)
+            arguments = dict(self._rsrc_defn_args(stack, name, snippet))
+        except (TypeError, ValueError, KeyError) as error:
+            raise StackValidationFailed(message=str(error)) from None
+        definition = ResourceDefinition(name, **arguments)
+        condition = definition.condition()
+        if condition is not None:
+            try:
+                enabled = conditions.is_enabled(condition)
+            except ValueError as error:
+                key = getattr(self, "RES_CONDITION", self.CONDITION_KEY_FOR_ERRORS)
+                path = [self.RESOURCES, name, key]
+                raise StackValidationFailed(path=path, message=str(error)) from None
+            if not enabled:
+                return None
+        return definition
 
     def _rsrc_defn_args(
         self, stack: Any, name: str, data: collections.abc.Mapping[str, Any]

@@ -202,7 +202,13 @@ class StackDefinition:
         return self._resource_defns
 
     def resource_definition(self, resource_name: str) -> Any:
-        return self._load_resource_definitions()[resource_name]
+        if self._resource_defns is not None:
+            return self._resource_defns[resource_name]
+        # A convergence step needs one resource of a template that may have thousands.
+        single = getattr(self._template, "resource_definition", None)
+        if single is None:
+            return self._load_resource_definitions()[resource_name]
+        return single(self, resource_name)
 
     def enabled_rsrc_names(self) -> set[str]:
         return set(self._load_resource_definitions())
@@ -343,6 +349,29 @@ def referenced_attributes(
     return referenced
 
 
+def referring_resource_names(stack_definition: StackDefinition, resource_name: str) -> list[str]:
+    """The enabled resources whose definitions name ``resource_name`` (and so may read it).
+
+    The answer depends on the template alone (its parameters and conditions included), so
+    it is worked out once per template object and kept on it: a convergence step asks it
+    for one resource of a template that every step of the traversal shares.
+    """
+    template = stack_definition.t
+    referrers: dict[str, list[str]] | None = getattr(template, "_keel_referrers", None)
+    if referrers is None:
+        built: dict[str, list[str]] = collections.defaultdict(list)
+        for name, definition in stack_definition._load_resource_definitions().items():
+            for required in definition.required_resource_names():
+                built[required].append(name)
+        referrers = dict(built)
+        template._keel_referrers = referrers
+    return referrers.get(resource_name, [])
+
+
+def _forget_referrers(stack_definition: StackDefinition) -> None:
+    stack_definition.t.__dict__.pop("_keel_referrers", None)
+
+
 def update_resource_data(
     stack_definition: StackDefinition, resource_name: str, resource_data: ResourceState
 ) -> None:
@@ -362,6 +391,7 @@ def add_resource(stack_definition: StackDefinition, resource_definition: Any) ->
     stack_definition._resources.pop(name, None)
     stack_definition._resource_data.pop(name, None)
     stack_definition.t.add_resource(resource_definition)
+    _forget_referrers(stack_definition)
     if stack_definition._resource_defns is not None:
         stack_definition._resource_defns[name] = resource_definition
     stack_definition._read_indexes.pop("resources", None)
@@ -369,6 +399,7 @@ def add_resource(stack_definition: StackDefinition, resource_definition: Any) ->
 
 def remove_resource(stack_definition: StackDefinition, resource_name: str) -> None:
     stack_definition.t.remove_resource(resource_name)
+    _forget_referrers(stack_definition)
     if stack_definition._resource_defns is not None:
         stack_definition._resource_defns.pop(resource_name, None)
     stack_definition._resource_data.pop(resource_name, None)

@@ -41,6 +41,15 @@ def create_resource(database: Database, values: Mapping[str, Any]) -> Resource:
     return resource
 
 
+def create_resources(database: Database, values: list[Mapping[str, Any]]) -> list[Resource]:
+    """Several new rows in one transaction (a traversal's new resources), in order."""
+    with database.transaction() as session:
+        rows = [Resource(**truncate_status_reason(database, item)) for item in values]
+        session.add_all(rows)
+        session.flush()
+    return rows
+
+
 def get_resource(database: Database, resource_id: int) -> Resource:
     with database.transaction() as session:
         resource = session.get(Resource, resource_id)
@@ -182,6 +191,18 @@ def create_replacement(
         LOG.debug("Not creating replacement resource: %s", error)
         return None
     return replacement
+
+
+def locked_by_engine(database: Database, stack_id: str, engine_id: str) -> list[Resource]:
+    """The stack's resources whose lock ``engine_id`` holds."""
+    with database.transaction() as session:
+        return list(
+            session.scalars(
+                sa.select(Resource).where(
+                    Resource.stack_id == stack_id, Resource.engine_id == engine_id
+                )
+            )
+        )
 
 
 def engines_holding_locks(database: Database, stack_id: str) -> set[str]:

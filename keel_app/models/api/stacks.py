@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy import orm
 from sqlalchemy.orm import Session
 
 from keel_app.common import exception
@@ -26,9 +27,13 @@ def _in_project(project_id: str | None) -> sa.ColumnElement[bool]:
 
 
 def _visible_stack(
-    session: Session, scope: Scope, stack_id: str, show_deleted: bool = False
+    session: Session,
+    scope: Scope,
+    stack_id: str,
+    show_deleted: bool = False,
+    options: Any = (),
 ) -> Stack | None:
-    stack = session.get(Stack, stack_id)
+    stack = session.get(Stack, stack_id, options=options)
     if stack is None or (stack.deleted_at is not None and not show_deleted):
         return None
     if not scope.is_admin and scope.project_id not in (stack.tenant, stack.stack_user_project_id):
@@ -72,11 +77,26 @@ def create_stack(database: Database, values: Mapping[str, Any]) -> Stack:
 
 
 def get_stack(
-    database: Database, scope: Scope, stack_id: str, show_deleted: bool = False
+    database: Database,
+    scope: Scope,
+    stack_id: str,
+    show_deleted: bool = False,
+    without_graph: bool = False,
 ) -> Stack | None:
-    """The stack, or None when it does not exist, is deleted, or belongs to another project."""
+    """The stack, or None when it does not exist, is deleted, or belongs to another project.
+
+    ``without_graph`` leaves ``current_deps`` unread: the graph of a large stack is
+    bigger than the rest of the row, and a step that has it cached has no use for it.
+    """
+    options = [orm.defer(Stack.current_deps)] if without_graph else []
     with database.transaction() as session:
-        return _visible_stack(session, scope, stack_id, show_deleted)
+        return _visible_stack(session, scope, stack_id, show_deleted, options)
+
+
+def get_current_deps(database: Database, stack_id: str) -> Any:
+    """A stack's stored traversal graph document."""
+    with database.transaction() as session:
+        return session.scalar(sa.select(Stack.current_deps).where(Stack.id == stack_id))
 
 
 @retry_on_db_error

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import sqlalchemy as sa
@@ -19,6 +19,16 @@ def create_sync_point(database: Database, values: Mapping[str, Any]) -> SyncPoin
         sync_point = SyncPoint(**values)
         session.add(sync_point)
     return sync_point
+
+
+@retry_on_db_error
+def create_sync_points(database: Database, values: list[Mapping[str, Any]]) -> None:
+    """A traversal's sync points, all in one transaction."""
+    rows = [{**item, "entity_id": str(item["entity_id"])} for item in values]
+    if not rows:
+        return
+    with database.transaction() as session:
+        session.execute(sa.insert(SyncPoint), rows)
 
 
 def get_sync_point(
@@ -60,6 +70,40 @@ def update_sync_point_input(
             .execution_options(synchronize_session=False)
         )
         return bool(result.rowcount)
+
+
+Merge = Callable[[Any, Any], tuple[Any, Any]]
+
+
+@retry_on_db_error
+def merge_sync_point(
+    database: Database, entity_id: str | int, traversal_id: str, is_update: bool, merge: Merge
+) -> tuple[Any, Any] | None:
+    """Read, merge and store a sync point's data under its row lock; None if it is gone.
+
+    ``merge(input_data, extra_data)`` returns the values to store. The row lock makes
+    concurrent merges wait for each other instead of failing a compare-and-swap and
+    retrying; ``atomic_key`` still moves on, so an engine that merges by Heat's
+    compare-and-swap on the same row sees the change.
+    """
+    with database.transaction() as session:
+        sync_point = session.scalars(
+            sa.select(SyncPoint)
+            .where(
+                SyncPoint.entity_id == str(entity_id),
+                SyncPoint.traversal_id == traversal_id,
+                SyncPoint.is_update == is_update,
+            )
+            .with_for_update()
+        ).one_or_none()
+        if sync_point is None:
+            return None
+        input_data, extra_data = merge(sync_point.input_data, sync_point.extra_data)
+        sync_point.input_data = input_data
+        if extra_data is not None:
+            sync_point.extra_data = extra_data
+        sync_point.atomic_key = (sync_point.atomic_key or 0) + 1
+        return input_data, extra_data
 
 
 def delete_sync_points(database: Database, stack_id: str, traversal_id: str) -> int:

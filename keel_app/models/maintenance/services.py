@@ -76,3 +76,66 @@ def _state(service: Service, status: str) -> ServiceState:
         deleted_at=service.deleted_at,
         status=status,
     )
+
+
+# The heartbeat itself, written by each engine process
+
+
+def register_service(
+    database: Database,
+    *,
+    engine_id: str,
+    host: str,
+    hostname: str,
+    binary: str,
+    topic: str,
+    report_interval: int,
+) -> str:
+    """A new row for a starting engine; its id."""
+    with database.transaction() as session:
+        service = Service(
+            engine_id=engine_id,
+            host=host,
+            hostname=hostname,
+            binary=binary,
+            topic=topic,
+            report_interval=report_interval,
+        )
+        session.add(service)
+        session.flush()
+        return service.id
+
+
+def report_service(database: Database, service_id: str) -> bool:
+    """One heartbeat; a row that ``service clean`` took for dead comes back, as in Heat."""
+    with database.transaction() as session:
+        result = session.execute(
+            sa.update(Service)
+            .where(Service.id == service_id)
+            .values(updated_at=utcnow(), deleted_at=None)
+            .execution_options(synchronize_session=False)
+        )
+        return bool(result.rowcount)
+
+
+def delete_service(database: Database, service_id: str) -> None:
+    """Soft-delete a stopping engine's row, as Heat's engine does on a clean stop."""
+    with database.transaction() as session:
+        service = session.get(Service, service_id)
+        if service is not None and service.deleted_at is None:
+            service.deleted_at = utcnow()
+
+
+def clean_host_services(database: Database, host: str, binary: str) -> list[str]:
+    """Soft-delete the rows of this host's engines that stopped reporting; their ids."""
+    with database.transaction() as session:
+        services = session.scalars(
+            sa.select(Service).where(
+                Service.deleted_at.is_(None), Service.host == host, Service.binary == binary
+            )
+        ).all()
+        now = utcnow()
+        dead = [service for service in services if service_status(service, now) == "down"]
+        for service in dead:
+            service.deleted_at = now
+        return [service.id for service in dead]

@@ -2,12 +2,18 @@
 
 ``validate`` refuses, when validating strictly, a maximum delay longer than the stack's
 timeout. Heat's message there shows the repr of a bound method where the type name is
-meant (its ``self.type`` is not called); OpenKeel shows the type name. Declarations
-only: the waiting is a life-cycle step and arrives with the engine.
+meant (its ``self.type`` is not called); OpenKeel shows the type name.
+
+The wait is the engine's: the handler's token says when it started and for how long,
+and the step is asked again (after ``PollDelay``s of half the time left while that is
+long) until the time is up. Heat's RESUME check calls a method Delay does not have and
+so always fails; OpenKeel's waits as the other actions do.
 """
 
 from __future__ import annotations
 
+import datetime
+import random
 from typing import Any
 
 from keel_app.common.exception import StackValidationFailed
@@ -15,6 +21,7 @@ from keel_app.engine import constraints
 from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import Schema
 from keel_app.engine.resource import Resource
+from keel_app.engine.resource.lifecycle import PollDelay
 
 
 class Delay(Resource):
@@ -97,3 +104,49 @@ unit of a large scaling group to prevent 'thundering herd' issues.
                 f"{self.type()} maximum delay {longest}s exceeds stack timeout."
             )
         return result
+
+    def _wait_secs(self, action: str) -> float:
+        """The (jittered) seconds to wait during ``action``: none unless it is listed."""
+        if action not in self.properties[self.DELAY_ACTIONS]:
+            return 0
+        minimum, jitter = self._delay_parameters()
+        return float(minimum + jitter * random.random())
+
+    def _handle_action(self) -> list[Any]:
+        # JSON-able: the token travels in the message that asks again.
+        return [self.now().isoformat(), self._wait_secs(self.action)]
+
+    def _check_complete(self, started_at: str, wait_secs: float) -> bool:
+        if not wait_secs:
+            return True
+        elapsed = (self.now() - datetime.datetime.fromisoformat(started_at)).total_seconds()
+        if elapsed >= wait_secs:
+            return True
+        remaining = wait_secs - elapsed
+        if remaining >= 4:
+            raise PollDelay(int(remaining // 2))
+        return False
+
+    def handle_create(self) -> list[Any]:
+        return self._handle_action()
+
+    def handle_delete(self) -> list[Any]:
+        return self._handle_action()
+
+    def handle_suspend(self) -> list[Any]:
+        return self._handle_action()
+
+    def handle_resume(self) -> list[Any]:
+        return self._handle_action()
+
+    def check_create_complete(self, token: list[Any]) -> bool:
+        return self._check_complete(*token)
+
+    def check_delete_complete(self, token: list[Any]) -> bool:
+        return self._check_complete(*token)
+
+    def check_suspend_complete(self, token: list[Any]) -> bool:
+        return self._check_complete(*token)
+
+    def check_resume_complete(self, token: list[Any]) -> bool:
+        return self._check_complete(*token)

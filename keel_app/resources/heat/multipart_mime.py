@@ -2,12 +2,21 @@
 
 Parts are inline text or references to other configs (whose multi-part messages are
 merged in). Uses Heat's own API, so it needs the orchestration service in the caller's
-catalog, as in Heat. Declarations only: assembling and storing the message are
-life-cycle steps and arrive with the engine.
+catalog, as in Heat. A part whose ``config`` looks like a UUID is replaced by the config
+stored under that id (left as it is when there is none); a part of type ``multipart``
+contributes its sub-parts. The message, with its random boundary, is stored as the
+config of group ``group``.
 """
 
 from __future__ import annotations
 
+import email
+import os
+import uuid
+from email.mime import multipart, text
+from typing import Any
+
+from keel_app.common.exception import NotFound
 from keel_app.engine import constraints
 from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import Schema
@@ -78,3 +87,71 @@ will result in the replacement of all servers which reference it.
             ),
         ),
     }
+
+    message: str | None = None
+
+    def handle_create(self) -> None:
+        self.store_config(config=self.get_message(), group=self.properties[self.GROUP])
+
+    def get_message(self) -> str:
+        if self.message:
+            return self.message
+        subparts: list[Any] = []
+        for item in self.properties[self.PARTS]:
+            part = config = item.get(self.CONFIG)
+            if _is_uuid_like(config):
+                stored = self._stored(config)
+                if stored is not None:
+                    part = stored[self.CONFIG]
+            if item.get(self.TYPE, self.TEXT) == self.MULTIPART:
+                _append_multiparts(subparts, part)
+            else:
+                _append_part(
+                    subparts, part, item.get(self.SUBTYPE, ""), item.get(self.FILENAME, "")
+                )
+        self.message = multipart.MIMEMultipart(_subparts=subparts).as_string()
+        return self.message
+
+    def _stored(self, config_id: str) -> Any:
+        try:
+            return self._call("show_software_config", config_id=config_id)
+        except NotFound:
+            return None
+
+
+def _is_uuid_like(value: Any) -> bool:
+    """oslo's rule: a UUID in any of its spellings (braces, URN prefix, case, dashes)."""
+    try:
+        spelled = value.replace("urn:", "").replace("uuid:", "").strip("{}").replace("-", "")
+        return uuid.UUID(value).hex == spelled.lower()
+    except (TypeError, ValueError, AttributeError):
+        return False
+
+
+def _append_multiparts(subparts: list[Any], message: Any) -> None:
+    parsed = email.message_from_string(message)
+    if not parsed or not parsed.is_multipart():
+        return
+    for part in parsed.get_payload():
+        _append_part(subparts, part.get_payload(), part.get_content_subtype(), part.get_filename())
+
+
+def _append_part(subparts: list[Any], part: Any, subtype: Any, filename: Any) -> None:
+    if not subtype and filename:
+        subtype = os.path.splitext(filename)[0]
+    subparts.append(_create_message(part, subtype, filename))
+
+
+def _create_message(part: Any, subtype: Any, filename: Any) -> Any:
+    charset = "us-ascii"
+    try:
+        part.encode(charset)
+    except UnicodeEncodeError:
+        charset = "utf-8"
+    if subtype:
+        message = text.MIMEText(part, _subtype=subtype, _charset=charset)
+    else:
+        message = text.MIMEText(part, _charset=charset)
+    if filename:
+        message.add_header("Content-Disposition", "attachment", filename=filename)
+    return message

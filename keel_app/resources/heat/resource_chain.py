@@ -1,19 +1,31 @@
 """OS::Heat::ResourceChain: one resource per listed type, in a nested stack.
 
-Each member gets the same ``resource_properties``; unless ``concurrent``, each depends
-on the one before it. ``validate`` checks that every listed type resolves; validating
-the nested stack itself, and the whole life cycle, arrive with the engine.
+Each member (named ``0``, ``1``, ...) gets the same ``resource_properties``; unless
+``concurrent``, each depends on the one before it. A concurrent chain is as concurrent
+as there are engines up: member ``n`` waits for member ``n - engines``, as in Heat. The
+chain's attributes are outputs of the nested stack, made for every attribute the
+parent template reads.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterator
 from typing import Any
 
+from keel_app.common import exception
 from keel_app.common.exception import EntityNotFound, InvalidTemplateAttribute
 from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import Schema
 from keel_app.engine.resource import AttributeSchema
 from keel_app.engine.resource.stack_resource import StackResource
+from keel_app.engine.template import Template
+from keel_app.engine.template.functions.references import select_from_attribute
+from keel_app.engine.template.output import OutputDefinition
+from keel_app.engine.template.resource_definition import ResourceDefinition
+from keel_app.models.maintenance.services import list_services
+from keel_app.resources import group_members
+from keel_app.resources.heat import scaling
 
 
 class ResourceChain(StackResource):
@@ -84,9 +96,111 @@ as having a dependency on the resource before it in the list.
                 pass
         super().validate_nested_stack()
 
+    def handle_create(self) -> None:
+        self.create_with_template(self.child_template())
+
+    def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> Any:
+        self.properties = json_snippet.properties(self.properties_schema, self.context)
+        return self.update_with_template(self.child_template())
+
+    def _concurrency_limit(self) -> int:
+        """How many members may be created at once: the engines up, at least one."""
+        database = getattr(self.stack, "database", None)
+        if database is None:
+            return 1
+        return sum(1 for service in list_services(database) if service.status == "up") or 1
+
+    def child_template(self) -> Template:
+        names = self._resource_names(self.properties[self.RESOURCES])
+        limit = self._concurrency_limit()
+        definitions = []
+        for index, resource_type in enumerate(self.properties[self.RESOURCES]):
+            name = names[index]
+            depends_on = None
+            if index > 0 and not self.properties[self.CONCURRENT]:
+                depends_on = [names[index - 1]]
+            elif index >= limit:
+                depends_on = [names[index - limit]]
+            definition = self._build_resource_definition(name, resource_type, depends_on)
+            definitions.append((name, definition))
+        template = scaling.make_template(definitions)
+        get_attr = functools.partial(template.functions["get_attr"], None, "get_attr")
+        get_resource = functools.partial(template.functions["get_resource"], None, "get_resource")
+        member_names = [name for name, _definition in definitions]
+        for output in self._nested_output_definitions(member_names, get_attr, get_resource):
+            template.add_output(output)
+        return template
+
+    def child_params(self) -> dict[str, Any]:
+        return {}
+
+    @staticmethod
+    def _resource_names(resource_types: list[Any]) -> list[str]:
+        return [str(index) for index, _type in enumerate(resource_types)]
+
+    def _build_resource_definition(
+        self, name: str, resource_type: str, depends_on: list[str] | None = None
+    ) -> ResourceDefinition:
+        return ResourceDefinition(
+            name, resource_type, self.properties[self.RESOURCE_PROPERTIES], depends=depends_on
+        )
+
+    @staticmethod
+    def _attribute_output_name(*attribute_path: Any) -> str:
+        return ", ".join(str(item) for item in attribute_path)
+
+    def _nested_output_definitions(
+        self, member_names: list[str], get_attr: Any, get_resource: Any
+    ) -> Iterator[OutputDefinition]:
+        """Outputs of the nested stack for every attribute of the chain that is read."""
+        for attribute in self.referenced_attrs():
+            if isinstance(attribute, str):
+                key, path = attribute, []
+            else:
+                key, path = attribute[0], list(attribute[1:])
+            output_name = self._attribute_output_name(key, *path)
+            value: Any = None
+            if key.startswith("resource."):
+                parts = key.split(".", 2)
+                member, member_path = parts[1], parts[2:] + path
+                if member in member_names:
+                    if member_path:
+                        value = get_attr([member, *member_path])
+                    else:
+                        value = get_resource(member)
+            elif key == self.REFS:
+                value = [get_resource(member) for member in member_names]
+            elif key == self.ATTR_ATTRIBUTES and path:
+                value = {member: get_attr([member, *path]) for member in member_names}
+            elif key not in self.ATTRIBUTES:
+                value = [get_attr([member, key, *path]) for member in member_names]
+            if value is not None:
+                yield OutputDefinition(output_name, value)
+
     def get_attribute(self, key: str, *path: Any) -> Any:
         if key == self.ATTR_ATTRIBUTES and not path:
             raise InvalidTemplateAttribute(resource=self.name, key=key)
-        # Members' attributes are synthetic; their values come from the nested
-        # stack, with the engine.
-        return None
+        names = self._resource_names(self.properties[self.RESOURCES])
+        try:
+            output = self.get_output(self._attribute_output_name(key, *path))
+        except (exception.NotFound, exception.TemplateOutputError):
+            if key.startswith("resource."):
+                member = key.split(".", 2)[1]
+                if member not in names:
+                    raise exception.NotFound(
+                        f"Member '{member}' not found in group resource '{self.name}'."
+                    ) from None
+        else:
+            if key == self.REFS:
+                return select_from_attribute(output, list(path))
+            return output
+        if key.startswith("resource."):
+            return group_members.nested_attribute(self, key, False, *path)
+        if key == self.REFS:
+            references = [group_members.member_reference(self, False, name) for name in names]
+            return select_from_attribute(references, list(path))
+        if key == self.ATTR_ATTRIBUTES:
+            return {
+                name: group_members.member_attribute(self, False, name, *path) for name in names
+            }
+        return [group_members.member_attribute(self, False, name, key, *path) for name in names]

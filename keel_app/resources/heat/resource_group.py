@@ -1,12 +1,14 @@
 """OS::Heat::ResourceGroup: ``count`` identically configured resources in a nested stack.
 
 Members are named ``0``, ``1``, ...; ``index_var`` in the member definition is replaced
-by each member's index; ``removal_policies`` name members to remove on update; the
-``rolling_update`` and ``batch_create`` update policies batch replacements and
-creations. ``validate`` checks (when the group is not empty) that the member type
-resolves and validates a nested stack of one member; validation shows the parameters
-of such a one-member stack. The life cycle (creating, resizing, rolling updates)
-arrives with the engine.
+by each member's index; ``removal_policies`` name members to remove (their names are
+never used again: they are kept in the ``name_blacklist`` resource data). Creating
+makes the nested stack of every member; an update resizes it to the new count, or,
+when the member definition changes under a ``rolling_update`` policy, replaces the
+members in batches (with ``pause_time`` between them); ``batch_create`` creates them in
+batches. A create or update is a list of steps that ``check_*_complete`` runs in turn,
+waiting on the nested stack after each. The group's attributes are outputs of the
+nested stack, made for every attribute the parent template reads.
 """
 
 from __future__ import annotations
@@ -15,18 +17,29 @@ import collections.abc
 import copy
 import functools
 import itertools
+import math
 from collections.abc import Iterator
 from typing import Any
 
+from keel_app.common import exception
 from keel_app.common.exception import StackValidationFailed, UserParameterMissing
 from keel_app.engine import constraints
 from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import Schema
 from keel_app.engine.resource import AttributeSchema
-from keel_app.engine.resource.stack_resource import StackResource
+from keel_app.engine.resource.stack_resource import RESTART, TARGET_ACTION, StackResource
+from keel_app.engine.stack import template_store
 from keel_app.engine.template import Template, function
+from keel_app.engine.template.functions.references import select_from_attribute
 from keel_app.engine.template.output import OutputDefinition
 from keel_app.engine.template.resource_definition import ResourceDefinition
+from keel_app.resources import group_members
+from keel_app.resources.heat import scaling
+
+SKIPLIST_KEY = "name_blacklist"
+# The steps of a create or an update, as they travel in the step's token.
+RESIZE, BATCH, PAUSE = "resize", "batch", "pause"
+STEPS, INDEX, CHILD, RESUME_AT = "steps", "index", "child", "resume_at"
 
 
 class ResourceGroup(StackResource):
@@ -267,14 +280,283 @@ used for substitution can be customized by using the `index_var` property.
             nested.validate()
         except Exception as error:
             raise StackValidationFailed(
-                error=str(error),
+                error=error,
                 path=[self.stack.t.RESOURCES, f"{self.name}<{self.template_url}>"],
             ) from None
 
+    # Member names: the removed ones are never used again
+
+    def _current_skiplist(self) -> list[str]:
+        names = self.data().get(SKIPLIST_KEY)
+        return names.split(",") if names else []
+
+    def _new_skiplist_entries(self, properties: Any, current: list[str]) -> Iterator[str]:
+        """The names the removal policies name, member references resolved to names."""
+        inspector = group_members.GroupInspector(self)
+        for policy in properties.get(self.REMOVAL_POLICIES, []) or []:
+            if self.REMOVAL_RSRC_LIST not in policy:
+                continue
+            for listed in policy[self.REMOVAL_RSRC_LIST]:
+                name = str(listed)
+                if (
+                    name in current
+                    or self.resource_id is None
+                    or name in inspector.member_names(include_failed=True)
+                ):
+                    yield name
+                elif isinstance(listed, str):
+                    yield from self._names_of_reference(listed)
+        # Outputs read before this update would be out of date after it.
+        self._outputs = None
+
+    def _names_of_reference(self, reference: str) -> Iterator[str]:
+        try:
+            references = self.get_output(self.REFS_MAP)
+        except (exception.NotFound, exception.TemplateOutputError):
+            for member in group_members.members(self, include_failed=True):
+                if member.FnGetRefId() == reference:
+                    yield member.name
+                    return
+            return
+        for name, member_reference in (references or {}).items():
+            if member_reference == reference:
+                yield name
+                return
+
+    def _update_name_skiplist(self, properties: Any) -> None:
+        """Store the names the removal policies now remove ("update" mode starts afresh)."""
+        current = set(self._current_skiplist())
+        mode = properties.get(self.REMOVAL_POLICIES_MODE, self.REMOVAL_POLICY_APPEND)
+        kept = set() if mode == self.REMOVAL_POLICY_UPDATE else current
+        updated = kept | set(self._new_skiplist_entries(properties, sorted(current)))
+        if updated != current:
+            self.data_set(SKIPLIST_KEY, ",".join(sorted(updated)))
+
+    def _name_skiplist(self) -> set[str]:
+        names = set(self._current_skiplist())
+        if self.resource_id is None:
+            names |= set(self._new_skiplist_entries(self.properties, sorted(names)))
+        return names
+
+    def _resource_names(self, size: int | None = None) -> Iterator[str]:
+        skipped = self._name_skiplist()
+        if size is None:
+            size = self.get_size()
+        candidates = (str(index) for index in itertools.count())
+        return itertools.islice((name for name in candidates if name not in skipped), size)
+
+    def _count_skipped(self, existing_members: Iterator[str]) -> int:
+        return len(self._name_skiplist() & set(existing_members))
+
+    # Creating and updating: a list of steps
+
+    def handle_create(self) -> Any:
+        self._update_name_skiplist(self.properties)
+        policy = self.update_policy.get(self.BATCH_CREATE)
+        if policy and self.get_size():
+            token = self._steps_token(
+                self._batch_steps(0, policy[self.MAX_BATCH_SIZE], policy[self.PAUSE_TIME])
+            )
+            self._run_steps(token)
+            return token
+        self.create_with_template(
+            self._assemble_nested(list(self._resource_names())), self.child_params()
+        )
+        return None
+
+    def check_create_complete(self, token: Any = None) -> bool:
+        if token is None:
+            return super().check_create_complete()
+        return self._run_steps(token)
+
+    def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> Any:
+        if tmpl_diff and tmpl_diff.update_policy_changed():
+            self.update_policy = json_snippet.update_policy(self.update_policy_schema, self.context)
+        self.properties = json_snippet.properties(self.properties_schema, self.context)
+        self._update_name_skiplist(self.properties)
+        steps: list[list[Any]] = []
+        if prop_diff and self.RESOURCE_DEF in prop_diff:
+            steps = self._rolling_update_steps()
+        if not steps:
+            steps = [[RESIZE, self.stack.timeout_mins]]
+        token = self._steps_token(steps)
+        self._run_steps(token)
+        return token
+
+    def check_update_complete(self, token: Any) -> bool:
+        return self._run_steps(token)
+
+    @staticmethod
+    def _steps_token(steps: list[list[Any]]) -> dict[str, Any]:
+        return {STEPS: steps, INDEX: 0, CHILD: None, RESUME_AT: None}
+
+    def _run_steps(self, token: dict[str, Any]) -> bool:
+        """Run the steps on from where the token says; True once all are done.
+
+        A step updates the nested stack and waits for it; a pause waits on the clock.
+        A nested stack that had to be created empty first runs its step again.
+        """
+        steps = token[STEPS]
+        while token[INDEX] < len(steps):
+            step = steps[token[INDEX]]
+            if step[0] == PAUSE:
+                if token[RESUME_AT] is None:
+                    token[RESUME_AT] = self.stack.now() + step[1]
+                if self.stack.now() < token[RESUME_AT]:
+                    return False
+                token[RESUME_AT] = None
+            elif token[CHILD] is None:
+                token[CHILD] = self._start_step(step)
+                return False
+            else:
+                child = token[CHILD]
+                if not self._check_status_complete(child[TARGET_ACTION]):
+                    return False
+                token[CHILD] = None
+                if child.get(RESTART):
+                    continue
+            token[INDEX] += 1
+        return True
+
+    def _start_step(self, step: list[Any]) -> dict[str, Any]:
+        if step[0] == RESIZE:
+            template = self._assemble_nested(list(self._resource_names()))
+            return self.update_with_template(template, {}, step[1])
+        _kind, capacity, max_updates, timeout_mins = step
+        template = self._assemble_for_rolling_update(capacity, max_updates)
+        return self.update_with_template(template, {}, timeout_mins)
+
+    def _rolling_update_steps(self) -> list[list[Any]]:
+        policy = self.update_policy[self.ROLLING_UPDATE]
+        if not policy:
+            return []
+        return self._batch_steps(
+            policy[self.MIN_IN_SERVICE], policy[self.MAX_BATCH_SIZE], policy[self.PAUSE_TIME]
+        )
+
+    def _update_timeout(self, batch_count: int, pause_seconds: float) -> float:
+        total_pause = pause_seconds * max(batch_count - 1, 0)
+        if total_pause >= self.stack.timeout_secs():
+            raise ValueError("The current update policy will result in stack update timeout.")
+        return float(self.stack.timeout_secs() - total_pause)
+
+    def _batch_steps(
+        self, min_in_service: int, batch_size: int, pause_seconds: float
+    ) -> list[list[Any]]:
+        """Heat's ``_replace``: one step a batch, with pauses between them."""
+        inspector = group_members.GroupInspector(self)
+        skipped = self._count_skipped(inspector.member_names(include_failed=False))
+        current_capacity = inspector.size(include_failed=True) - skipped
+        batches = list(
+            scaling.batches(self.get_size(), current_capacity, batch_size, min_in_service)
+        )
+        # The nested stack's timeout is in minutes.
+        timeout_mins = math.ceil(self._update_timeout(len(batches), pause_seconds) / 60)
+        steps: list[list[Any]] = []
+        for index, (capacity, max_updates) in enumerate(batches):
+            steps.append([BATCH, capacity, max_updates, timeout_mins])
+            if index < len(batches) - 1 and pause_seconds > 0:
+                steps.append([PAUSE, pause_seconds])
+        return steps
+
+    def _assemble_for_rolling_update(
+        self,
+        total_capacity: int,
+        max_updates: int,
+        include_all: bool = False,
+        template_version: tuple[str, str] = scaling.HOT_2015_04_30,
+    ) -> Template:
+        """The nested template after the next batch: removed members go first, then the
+        members at the highest indices are given the new definition."""
+        names = list(self._resource_names(total_capacity))
+        skipped = self._name_skiplist()
+        valid = [
+            (name, definition)
+            for name, definition in group_members.member_definitions(self)
+            if name not in skipped
+        ]
+        target_capacity = self.get_size()
+
+        def replace_priority(member: tuple[str, Any]) -> int:
+            try:
+                index = names.index(member[0])
+            except ValueError:
+                return 0
+            if index < target_capacity:
+                return target_capacity - index
+            return total_capacity
+
+        old_members = sorted(valid, key=replace_priority)
+        existing = {name for name, _definition in valid}
+        new_names = (name for name in names if name not in existing)
+        definitions = list(
+            scaling.member_definitions(
+                old_members,
+                self.get_resource_def(include_all),
+                total_capacity,
+                max_updates,
+                lambda: next(new_names),
+                self.build_resource_definition,
+            )
+        )
+        template = scaling.make_template(definitions, version=template_version)
+        self._add_output_defns_to_template(template, names)
+        return template
+
+    def child_template_files(self, child_env: Any) -> Any:
+        """During a rolling update members may still be of the old template's files."""
+        rolling = self.action == self.UPDATE and self.update_policy[self.ROLLING_UPDATE]
+        previous_id = getattr(self.stack, "prev_raw_template_id", None)
+        if not (rolling and previous_id and hasattr(self.stack, "database")):
+            return self.stack.t.files
+        previous = template_store.load_template(self.stack.database, previous_id, self.stack.limits)
+        files = dict(previous.files)
+        files.update(dict(self.stack.t.files))
+        return files
+
+    # Attributes
+
     def get_attribute(self, key: str, *path: Any) -> Any:
-        # Members' attributes ("resource.0.name", any member attribute) are synthetic:
-        # any name may be asked for. Their values come from the nested stack, with
-        # the engine.
+        if key == self.REMOVED_RSRC_LIST:
+            return self._current_skiplist()
+        if key == self.ATTR_ATTRIBUTES and not path:
+            raise exception.InvalidTemplateAttribute(resource=self.name, key=key)
+        is_reference = key.startswith("resource.") and not path and len(key.split(".", 2)) == 2
+        output_name = self.REFS_MAP if is_reference else self._attribute_output_name(key, *path)
+        if self.resource_id is not None:
+            try:
+                output = self.get_output(output_name)
+            except (exception.NotFound, exception.TemplateOutputError):
+                pass
+            else:
+                if is_reference:
+                    member = key.split(".", 2)[1]
+                    try:
+                        return output[member]
+                    except KeyError:
+                        raise exception.NotFound(
+                            f"Member '{member}' not found in group resource '{self.name}'."
+                        ) from None
+                if key == self.REFS:
+                    return select_from_attribute(output, list(path))
+                return output
+        if key.startswith("resource."):
+            return group_members.nested_attribute(self, key, False, *path)
+        names = list(self._resource_names())
+        if key == self.REFS:
+            references = [group_members.member_reference(self, False, name) for name in names]
+            return select_from_attribute(references, list(path))
+        if key == self.REFS_MAP:
+            return {name: group_members.member_reference(self, False, name) for name in names}
+        if key == self.ATTR_ATTRIBUTES:
+            return {
+                name: group_members.member_attribute(self, False, name, *path) for name in names
+            }
+        return [group_members.member_attribute(self, False, name, key, *path) for name in names]
+
+    def _resolve_attribute(self, name: str) -> Any:
+        if name == self.REMOVED_RSRC_LIST:
+            return self._current_skiplist()
         return None
 
     # The nested stack
@@ -291,26 +573,6 @@ used for substitution can be customized by using the `index_var` property.
         return self._parse_nested_stack(
             f"{self.stack.name}-{self.name}", child_template, self.child_params()
         )
-
-    def _name_skiplist(self) -> set[str]:
-        """Member names never to use: every name the removal policies list.
-
-        Before the group exists every listed name counts; what a created group has
-        removed already is resource data, which arrives with the engine.
-        """
-        names: set[str] = set()
-        if self.resource_id is None:
-            for policy in self.properties.get(self.REMOVAL_POLICIES, []) or []:
-                if self.REMOVAL_RSRC_LIST in policy:
-                    names.update(str(name) for name in policy[self.REMOVAL_RSRC_LIST])
-        return names
-
-    def _resource_names(self, size: int | None = None) -> Iterator[str]:
-        skipped = self._name_skiplist()
-        if size is None:
-            size = self.get_size()
-        candidates = (str(index) for index in itertools.count())
-        return itertools.islice((name for name in candidates if name not in skipped), size)
 
     def get_resource_def(self, include_all: bool = False) -> dict[str, Any]:
         """The member definition, with parameters the user did not give read as nothing."""
@@ -371,14 +633,16 @@ used for substitution can be customized by using the `index_var` property.
             definition[self.RESOURCE_DEF_METADATA],
         )
 
-    @staticmethod
-    def _attribute_output_name(*attribute_path: Any) -> str:
+    def _attribute_output_name(self, *attribute_path: Any) -> str:
+        if attribute_path[0] == self.REFS:
+            return self.REFS
         return ", ".join(str(item) for item in attribute_path)
 
     def _nested_output_definitions(
         self, member_names: list[str], get_attr: Any, get_resource: Any
     ) -> Iterator[OutputDefinition]:
-        """Outputs of the nested stack for every attribute of the group that is read."""
+        """Outputs of the nested stack for every attribute of the group that is read,
+        and the map of member references (which removal policies read)."""
         for attribute in self.referenced_attrs():
             if isinstance(attribute, str):
                 key, path = attribute, []
@@ -402,6 +666,8 @@ used for substitution can be customized by using the `index_var` property.
                 value = [get_resource(member) for member in member_names]
             if value is not None:
                 yield OutputDefinition(output_name, value)
+        references = {member: get_resource(member) for member in member_names}
+        yield OutputDefinition(self.REFS_MAP, references)
 
     def _add_output_defns_to_template(self, template: Template, member_names: list[str]) -> None:
         get_attr = functools.partial(template.functions["get_attr"], None, "get_attr")
@@ -413,12 +679,10 @@ used for substitution can be customized by using the `index_var` property.
         self,
         names: list[str],
         include_all: bool = False,
-        template_version: tuple[str, str] = ("heat_template_version", "2015-04-30"),
+        template_version: tuple[str, str] = scaling.HOT_2015_04_30,
     ) -> Template:
         definition = self.get_resource_def(include_all)
         members = [(name, self.build_resource_definition(name, definition)) for name in names]
-        template = Template(dict([template_version]))
-        for name, member in members:
-            template.add_resource(member, name)
+        template = scaling.make_template(members, version=template_version)
         self._add_output_defns_to_template(template, [name for name, _member in members])
         return template

@@ -1,10 +1,14 @@
 """OS::Heat::SoftwareComponent: one software config per life-cycle action of a component.
 
-``validate`` refuses two configs for the same action. Declarations only: storing the
-component is a life-cycle step and arrives with the engine.
+``validate`` refuses two configs for the same action. The component is stored as a
+software config of group "component" whose ``config`` is ``{"configs": [...]}``. As in
+Heat, the type's only attribute is the inherited ``config``: its ``configs`` attribute
+is not in the schema, so templates cannot read it.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from keel_app.common.exception import StackValidationFailed
 from keel_app.engine import constraints
@@ -78,6 +82,18 @@ SoftwareConfig resource, and only adds handling for the additional
         OUTPUTS: SoftwareConfig.properties_schema[SoftwareConfig.OUTPUTS],
         OPTIONS: SoftwareConfig.properties_schema[SoftwareConfig.OPTIONS],
     }
+
+    def handle_create(self) -> None:
+        arguments = dict(self.properties)
+        configs = arguments.pop(self.CONFIGS)
+        # The group tells in-instance hooks to treat the config as a component.
+        self.store_config(config={self.CONFIGS: configs}, group="component", **arguments)
+
+    def _resolve_attribute(self, name: str) -> Any:
+        if name == self.CONFIGS_ATTR:
+            stored = self.stored_config()
+            return None if stored is None else stored[self.CONFIG].get(self.CONFIGS)
+        return super()._resolve_attribute(name)
 
     def validate(self) -> None:
         super().validate()

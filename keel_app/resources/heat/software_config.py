@@ -3,16 +3,25 @@ StructuredConfig (the config as a map) and CloudConfig (cloud-init's cloud-confi
 
 The input and output schemata here are also what the software config API checks a
 config's ``inputs`` and ``outputs`` against. These types use Heat's own API, so they
-need the orchestration service in the caller's catalog, as in Heat. Declarations only:
-storing the config is a life-cycle step and arrives with the engine.
+need the orchestration service in the caller's catalog, as in Heat; the engine calls
+that API's functions directly (``service.software_configs``). Creating stores a config
+row named after the physical resource name, whose id becomes the resource's; deleting
+deletes it (one already gone is no error). Configs are immutable: any change of
+properties replaces the resource. The ``config`` attribute is the stored config.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+import yaml
+
+from keel_app.common.exception import NotFound
 from keel_app.engine import constraints
 from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import Schema
 from keel_app.engine.resource import AttributeSchema, Resource
+from keel_app.engine.template.format import TemplateDumper
 
 IO_KEYS = (IO_NAME, DESCRIPTION, TYPE, DEFAULT, REPLACE_ON_CHANGE, VALUE, ERROR_OUTPUT) = (
     "name",
@@ -136,6 +145,49 @@ are specific to the configuration tool being used.
         ),
     }
 
+    def _configs_api(self) -> Any:
+        # Imported when first used: the service layer builds on these declarations.
+        from keel_app.engine.service import software_configs
+
+        return software_configs
+
+    def _call(self, method: str, /, **arguments: Any) -> Any:
+        """One call of the software config API, as this stack's user."""
+        call = getattr(self._configs_api(), method)
+        return call(self.context, self.stack.settings, self.stack.database, None, **arguments)
+
+    def store_config(self, **arguments: Any) -> None:
+        """Store a config named after this resource; its id becomes the physical id."""
+        arguments["name"] = self.physical_resource_name()
+        created = self._call("create_software_config", **arguments)
+        self.resource_id_set(created["id"])
+
+    def stored_config(self) -> Any:
+        """The stored config document, None when there is none (any more)."""
+        if not self.resource_id:
+            return None
+        try:
+            return self._call("show_software_config", config_id=self.resource_id)
+        except NotFound:
+            return None
+
+    def handle_create(self) -> None:
+        self.store_config(**dict(self.properties))
+
+    def handle_delete(self) -> None:
+        if self.resource_id is None:
+            return
+        try:
+            self._call("delete_software_config", config_id=self.resource_id)
+        except NotFound:
+            pass
+
+    def _resolve_attribute(self, name: str) -> Any:
+        if name == self.CONFIG_ATTR:
+            stored = self.stored_config()
+            return None if stored is None else stored[self.CONFIG]
+        return None
+
 
 class StructuredConfig(SoftwareConfig):
     """A software config whose ``config`` is a map, stored as parsed JSON."""
@@ -190,3 +242,7 @@ replacement of all servers which reference it.
             "Map representing the cloud-config data structure which will be formatted as YAML.",
         ),
     }
+
+    def handle_create(self) -> None:
+        document = yaml.dump(self.properties[self.CLOUD_CONFIG], Dumper=TemplateDumper)
+        self.store_config(config=f"#cloud-config\n{document}", group="Heat::Ungrouped")

@@ -3,18 +3,25 @@
 It stores the ``value`` given and can be told to fail, to wait (per action), to be
 replaced on update, to poll a client, and to delay constraint checks and attribute
 reads. Waiting never sleeps: the step's token carries when it started and the engine
-asks again later (``attr_wait_secs`` is not honoured: reading an attribute never waits).
+asks again later, where Heat sleeps a second between polls that have no client to call
+(``attr_wait_secs`` and the ``test_constr`` delay are not honoured either: reading an
+attribute or checking a constraint never waits). The client named by ``client_name``
+is asked for the ``entity_name`` with the stored value (or the physical id) on every
+poll that is not the last, and whatever it answers or raises is ignored, as in Heat.
 """
 
 from __future__ import annotations
 
 import datetime
+import logging
 from typing import Any
 
 from keel_app.engine import constraints
 from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import Schema
 from keel_app.engine.resource import AttributeSchema, Resource
+
+LOG = logging.getLogger(__name__)
 
 ACTION_TIMES = (CREATE_WAIT_SECS, UPDATE_WAIT_SECS, DELETE_WAIT_SECS) = (
     "create",
@@ -204,7 +211,27 @@ It has control knobs such as 'update_replace', 'fail', 'wait_secs'.
             if self.properties[self.FAIL] and self.action != self.DELETE:
                 raise ValueError(f"Test Resource failed {self.name}")
             return True
+        self._simulated_effort()
         return False
+
+    def _simulated_effort(self) -> None:
+        client_name = self.properties[self.CLIENT_NAME]
+        entity_name = self.properties[self.ENTITY_NAME]
+        clients = getattr(self.context, "clients", None)
+        if not (client_name and entity_name):
+            return
+        # The physical id may be set to a real resource's id through the value.
+        entity_id = self.data().get("value") or self.resource_id
+        try:
+            if clients is None:
+                raise LookupError(f"no {client_name} client")
+            getattr(clients.client(client_name), entity_name).get(entity_id)
+        except Exception as error:
+            LOG.debug("%s.%s(%s) %s", client_name, entity_name, entity_id, error)
+
+    def handle_check(self) -> None:
+        if not self.resource_id:
+            raise Exception("Resource not created")
 
     def _resolve_attribute(self, name: str) -> Any:
         if name == self.OUTPUT:

@@ -1,144 +1,67 @@
-"""Wait conditions and their handles, Heat's and CloudFormation's.
+"""Wait conditions: a resource that waits for enough success signals on its handle.
 
-A handle gives instances a way to signal (a token, a signed URL, ...); its wait
-condition completes when enough success signals have arrived, and fails on a failure
-signal or a timeout. OS::Heat::UpdateWaitConditionHandle is replaced on every update.
-Declarations only: credentials, signals and waiting are life-cycle steps and arrive
-with the engine.
+The condition's step polls its handle's signals (kept in the handle's metadata, see
+``wait_condition_handle``): it completes once ``count`` success signals are in, fails
+at the first failure signal (the failure reasons joined by ";") or when ``timeout``
+seconds pass first ("<n> of <count> received", with the success reasons). Waiting is
+the engine's re-sending of the step, never a sleep; an update waits again, counting
+the signals already received. The ``data`` attribute is the JSON map of each signal's
+id to its data. Deleting the condition clears its handle's signals.
+
+The handles are defined in ``wait_condition_handle`` and importable from here.
 """
 
 from __future__ import annotations
 
+import datetime
+import json
+import logging
 from typing import Any
 
+from keel_app.common.exception import Error
+from keel_app.common.identifier import ResourceIdentifier
 from keel_app.engine import constraints
 from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import Schema
 from keel_app.engine.resource import AttributeSchema, Resource
+from keel_app.engine.resource.siblings import load_sibling, resource_by_refid
+from keel_app.resources.heat.wait_condition_handle import (
+    BaseWaitConditionHandle,
+    HeatWaitConditionHandle,
+    UpdateWaitConditionHandle,
+    WaitConditionHandle,
+)
+
+__all__ = [
+    "BaseWaitConditionHandle",
+    "HeatWaitCondition",
+    "HeatWaitConditionHandle",
+    "UpdateWaitConditionHandle",
+    "WaitCondition",
+    "WaitConditionFailure",
+    "WaitConditionHandle",
+    "WaitConditionTimeout",
+]
+
+LOG = logging.getLogger(__name__)
 
 
-class BaseWaitConditionHandle(Resource):
-    """What every handle shares: no properties, signals with a status."""
+class WaitConditionFailure(Error):
+    """A failure signal arrived: its reasons, joined."""
 
-    properties_schema: dict[str, Any] = {}
-    # Signalling happens later with credentials made for the stack's user.
-    requires_deferred_auth = True
-    WAIT_STATUSES = (STATUS_FAILURE, STATUS_SUCCESS) = ("FAILURE", "SUCCESS")
+    def __init__(self, wait_condition: Any, handle: Any) -> None:
+        super().__init__(";".join(handle.get_status_reason(handle.STATUS_FAILURE)))
 
 
-class HeatWaitConditionHandle(BaseWaitConditionHandle):
-    """Receives signals over one of several transports (a token by default)."""
+class WaitConditionTimeout(Error):
+    """Too few success signals in time: how many, and their reasons."""
 
-    support_status = SupportStatus(version="2014.2")
-    type_description = """\
-Resource for managing instance signals.
-
-The main points of this resource are:
-  - have no dependencies (so the instance can reference it).
-  - create credentials to allow for signalling from the instance.
-  - handle signals from the instance, validate and store result.
-"""
-
-    PROPERTIES = (SIGNAL_TRANSPORT,) = ("signal_transport",)
-    SIGNAL_TRANSPORTS = (
-        CFN_SIGNAL,
-        TEMP_URL_SIGNAL,
-        HEAT_SIGNAL,
-        NO_SIGNAL,
-        ZAQAR_SIGNAL,
-        TOKEN_SIGNAL,
-    ) = (
-        "CFN_SIGNAL",
-        "TEMP_URL_SIGNAL",
-        "HEAT_SIGNAL",
-        "NO_SIGNAL",
-        "ZAQAR_SIGNAL",
-        "TOKEN_SIGNAL",
-    )
-    ATTRIBUTES = (TOKEN, ENDPOINT, CURL_CLI, SIGNAL) = ("token", "endpoint", "curl_cli", "signal")
-    METADATA_KEYS = (DATA, REASON, STATUS, UNIQUE_ID) = ("data", "reason", "status", "id")
-
-    properties_schema = {
-        SIGNAL_TRANSPORT: Schema(
-            Schema.STRING,
-            "How the client will signal the wait condition. CFN_SIGNAL will allow an HTTP POST "
-            "to a CFN keypair signed URL. TEMP_URL_SIGNAL will create a Swift TempURL to be "
-            "signalled via HTTP PUT. HEAT_SIGNAL will allow calls to the Heat API "
-            "resource-signal using the provided keystone credentials. ZAQAR_SIGNAL will create "
-            "a dedicated zaqar queue to be signalled using the provided keystone credentials. "
-            "TOKEN_SIGNAL will allow and HTTP POST to a Heat API endpoint with the provided "
-            "keystone token. NO_SIGNAL will result in the resource going to a signalled state "
-            "without waiting for any signal.",
-            default="TOKEN_SIGNAL",
-            constraints=[constraints.AllowedValues(SIGNAL_TRANSPORTS)],
-            support_status=SupportStatus(version="6.0.0"),
-        ),
-    }
-
-    attributes_schema = {
-        TOKEN: AttributeSchema(
-            "Token for stack-user which can be used for signalling handle when "
-            "signal_transport is set to TOKEN_SIGNAL. None for all other signal transports.",
-            cache_mode=AttributeSchema.CACHE_NONE,
-            type=AttributeSchema.STRING,
-        ),
-        ENDPOINT: AttributeSchema(
-            "Endpoint/url which can be used for signalling handle when signal_transport is set "
-            "to TOKEN_SIGNAL. None for all other signal transports.",
-            cache_mode=AttributeSchema.CACHE_NONE,
-            type=AttributeSchema.STRING,
-        ),
-        CURL_CLI: AttributeSchema(
-            "Convenience attribute, provides curl CLI command prefix, which can be used for "
-            "signalling handle completion or failure when signal_transport is set to "
-            "TOKEN_SIGNAL. You can signal success by adding --data-binary "
-            '\'{"status": "SUCCESS"}\' , or signal failure by adding --data-binary '
-            '\'{"status": "FAILURE"}\'. This attribute is set to None for all other signal '
-            "transports.",
-            cache_mode=AttributeSchema.CACHE_NONE,
-            type=AttributeSchema.STRING,
-        ),
-        SIGNAL: AttributeSchema(
-            "JSON serialized map that includes the endpoint, token and/or other attributes the "
-            "client must use for signalling this handle. The contents of this map depend on the "
-            "type of signal selected in the signal_transport property.",
-            cache_mode=AttributeSchema.CACHE_NONE,
-            type=AttributeSchema.STRING,
-        ),
-    }
-
-
-class WaitConditionHandle(BaseWaitConditionHandle):
-    """CloudFormation's handle: its reference is a signed URL that cfn-signal posts to."""
-
-    support_status = SupportStatus(version="2014.1")
-    type_description = """\
-AWS WaitConditionHandle resource.
-
-the main point of this class is to :
-have no dependencies (so the instance can reference it)
-generate a unique url (to be returned in the reference)
-then the cfn-signal will use this url to post to and
-WaitCondition will poll it to see if has been written to.
-"""
-
-    METADATA_KEYS = (DATA, REASON, STATUS, UNIQUE_ID) = ("Data", "Reason", "Status", "UniqueId")
-
-
-class UpdateWaitConditionHandle(WaitConditionHandle):
-    """A CloudFormation-style handle that is replaced, signals cleared, on every update."""
-
-    support_status = SupportStatus(version="2014.1")
-    type_description = """\
-WaitConditionHandle that clears signals and changes handle on update.
-
-This works similarly to an AWS::CloudFormation::WaitConditionHandle, except
-that on update it clears all signals received and changes the handle. Using
-this handle means that you must setup the signal senders to send their
-signals again any time the update handle changes. This allows us to roll
-out new configurations and be confident that they are rolled out once
-UPDATE COMPLETE is reached.
-"""
+    def __init__(self, wait_condition: Any, handle: Any) -> None:
+        reasons = handle.get_status_reason(handle.STATUS_SUCCESS)
+        message = f"{len(reasons)} of {wait_condition.properties[wait_condition.COUNT]} received"
+        if reasons:
+            message += " - " + ";".join(reasons)
+        super().__init__(message)
 
 
 def _count_schema() -> Schema:
@@ -193,6 +116,68 @@ timeout.
         ),
     }
 
+    def _get_handle_resource(self) -> Any:
+        return resource_by_refid(self.stack, self.properties[self.HANDLE])
+
+    def _validate_handle_resource(self, handle: Any) -> None:
+        if isinstance(handle, BaseWaitConditionHandle):
+            return
+        LOG.debug("Got %r instead of wait condition handle", handle)
+        name = handle.name if handle is not None else self.properties[self.HANDLE]
+        raise ValueError(f"{name} is not a valid wait condition handle.")
+
+    def _start_waiting(self) -> list[Any]:
+        handle = self._get_handle_resource()
+        self._validate_handle_resource(handle)
+        # JSON-able: the token travels in the message that asks again.
+        return [handle.name, self.now().isoformat(), float(self.properties[self.TIMEOUT])]
+
+    def _wait(self, handle_name: str, started_at: str, timeout: float) -> bool:
+        handle = load_sibling(self.stack, handle_name)
+        waited = self.now() - datetime.datetime.fromisoformat(started_at)
+        if waited > datetime.timedelta(seconds=timeout):
+            timed_out = WaitConditionTimeout(self, handle)
+            LOG.info("%s Timed out (%s)", self, timed_out)
+            raise timed_out
+        statuses = handle.get_status()
+        if any(status != handle.STATUS_SUCCESS for status in statuses):
+            failure = WaitConditionFailure(self, handle)
+            LOG.info("%s Failed (%s)", self, failure)
+            raise failure
+        if len(statuses) >= self.properties[self.COUNT]:
+            LOG.info("%s Succeeded", self)
+            return True
+        return False
+
+    def handle_create(self) -> list[Any]:
+        return self._start_waiting()
+
+    def check_create_complete(self, token: list[Any]) -> bool:
+        return self._wait(*token)
+
+    def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> list[Any]:
+        if prop_diff:
+            self.properties = json_snippet.properties(self.properties_schema, self.context)
+        return self._start_waiting()
+
+    def check_update_complete(self, token: list[Any]) -> bool:
+        return self._wait(*token)
+
+    def handle_delete(self) -> None:
+        handle = self._get_handle_resource()
+        if handle is not None:
+            handle.metadata_set({})
+
+    def _resolve_attribute(self, name: str) -> Any:
+        handle = self._get_handle_resource()
+        if handle is None:
+            return ""
+        if name == self.DATA:
+            signals = handle.metadata_get(refresh=True) or {}
+            data = {key: signals[key][handle.DATA] for key in signals}
+            return json.dumps(data)
+        return None
+
 
 class WaitCondition(HeatWaitCondition):
     # CloudFormation's spelling; no description of its own, as in Heat.
@@ -218,3 +203,19 @@ class WaitCondition(HeatWaitCondition):
             DATA_DESCRIPTION, cache_mode=AttributeSchema.CACHE_NONE, type=AttributeSchema.STRING
         ),
     }
+
+    def _validate_handle_url(self) -> None:
+        handle = ResourceIdentifier.from_arn_url(self.properties[self.HANDLE])
+        if handle.tenant != self.stack.context.project_id:
+            raise ValueError(f"WaitCondition invalid Handle tenant {handle.tenant}")
+        if handle.stack_name != self.stack.name:
+            raise ValueError(f"WaitCondition invalid Handle stack {handle.stack_name}")
+        if handle.stack_id != self.stack.id:
+            raise ValueError(f"WaitCondition invalid Handle stack {handle.stack_id}")
+        name = handle.resource_name
+        if name not in self.stack or not isinstance(self.stack[name], WaitConditionHandle):
+            raise ValueError(f"WaitCondition invalid Handle {name}")
+
+    def handle_create(self) -> list[Any]:
+        self._validate_handle_url()
+        return super().handle_create()

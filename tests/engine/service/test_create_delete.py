@@ -168,8 +168,8 @@ def test_resources_and_events_of_a_created_stack(context, settings, database, qu
         "stack_name": "web",
         "required_by": ["last"],
         "description": "",
-        # A created resource shows its row's metadata: none was set.
-        "metadata": None,
+        # The template's metadata, stored when the resource first acted (none: {}).
+        "metadata": {},
         "attributes": {"value": "X-hello"},
     }
     assert [(entry["resource_name"], entry["required_by"]) for entry in listed] == [

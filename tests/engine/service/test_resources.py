@@ -79,7 +79,7 @@ def test_detailed_listing_shows_attributes(context, settings, database, identity
     word, label, _marker = detailed
     assert len(word["attributes"]["value"]) == 6
     assert label["attributes"] == {"value": word["attributes"]["value"]}
-    assert (label["description"], label["metadata"]) == ("", None)
+    assert (label["description"], label["metadata"]) == ("", {})
 
 
 def test_describe_stack_resources_by_name(context, settings, database, identity) -> None:

@@ -1,0 +1,118 @@
+"""Resources with a user of their own in the stack's Keystone domain project.
+
+Heat gives a signalling resource (a wait condition handle, a server's software config
+transport) a user in the stack-user domain, so that what runs on a server can signal
+with its own credentials. The user's id is kept in resource_data ``user_id``. The
+user is made through the Keystone client the context carries (``context.clients``);
+without one (OpenKeel's embedded mode has no Keystone) no user is made, the resource
+has no credentials to hand out, and it can be signalled through the API only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from keel_app.common.exception import ClientNotAvailable
+from keel_app.engine.resource import Resource
+from keel_app.models.api import stacks
+from keel_app.resources.heat import password_generation
+
+USER_ID = "user_id"
+
+
+class StackUser(Resource):
+    """A resource that may own a stack-domain user (and that user's EC2 keypair)."""
+
+    def keystone(self) -> Any:
+        """Heat's Keystone client for the stack domain; None when there is no Keystone."""
+        clients = getattr(self.context, "clients", None)
+        if clients is None:
+            return None
+        return clients.client("keystone")
+
+    def handle_create(self) -> Any:
+        self._create_user()
+        return None
+
+    def handle_delete(self) -> Any:
+        self._delete_user()
+        return None
+
+    def _get_user_id(self) -> str | None:
+        return self.data().get(USER_ID) or None
+
+    def _stack_user_project_id(self) -> str | None:
+        return getattr(self.stack, "stack_user_project_id", None) or _stored_project(self.stack)
+
+    def _create_user(self) -> None:
+        if self._get_user_id():
+            return
+        keystone = self.keystone()
+        if keystone is None:
+            return
+        project_id = self._stack_user_project_id()
+        if not project_id:
+            project_id = keystone.create_stack_domain_project(self.stack.id)
+            stacks.update_stack(
+                self.stack.database,
+                _ADMIN,
+                self.stack.id,
+                {"stack_user_project_id": project_id},
+            )
+            self.stack.stack_user_project_id = project_id
+        user_id = keystone.create_stack_domain_user(
+            username=self.physical_resource_name(),
+            password=getattr(self, "password", None),
+            project_id=project_id,
+        )
+        self.data_set(USER_ID, user_id)
+
+    def _user_token(self) -> Any:
+        project_id = self._stack_user_project_id()
+        if not project_id:
+            raise ValueError("Can't get user token, user not yet created")
+        password = getattr(self, "password", None)
+        if password is None:
+            raise ValueError("Can't get user token without password")
+        return self.keystone().stack_domain_user_token(
+            user_id=self._get_user_id(), project_id=project_id, password=password
+        )
+
+    def _delete_user(self) -> None:
+        user_id = self._get_user_id()
+        if user_id is None:
+            return
+        keystone = self.keystone()
+        if keystone is None:
+            # A user made by an engine that had Keystone is not forgotten silently.
+            raise ClientNotAvailable(client_name="keystone")
+        keystone.delete_stack_domain_user(user_id=user_id, project_id=self._stack_user_project_id())
+        self.data_delete(USER_ID)
+
+
+def _stored_project(stack: Any) -> str | None:
+    if stack.id is None:
+        return None
+    row = stacks.get_stack(stack.database, _ADMIN, stack.id)
+    return None if row is None else row.stack_user_project_id
+
+
+class _Admin:
+    is_admin = True
+    project_id = None
+
+
+_ADMIN = _Admin()
+
+
+def generate_openstack_password() -> str:
+    """A random password Keystone accepts for a user (Heat's recipe: 32 characters)."""
+    return password_generation.generate_password(
+        32,
+        [
+            password_generation.named_character_class(password_generation.LOWERCASE, 1),
+            password_generation.named_character_class(password_generation.UPPERCASE, 1),
+            password_generation.named_character_class(password_generation.DIGITS, 1),
+            password_generation.special_character_class("!@#%^&*", 1),
+        ],
+    )
