@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from keel_app.common import jsonwire
 from keel_app.common.context import RequestContext
-from keel_app.compat_oslo import jsonwire
 from keel_app.compat_oslo.context import pack_context, split_context, to_request_context
 from keel_app.compat_oslo.versions import version_is_compatible
 

@@ -1,76 +1,19 @@
-"""Exceptions across RPC: oslo.messaging's ``serialize_remote_exception`` and its inverse.
+"""Exceptions across oslo.messaging: ``serialize_remote_exception`` and its inverse.
 
-A failure is the JSON text of ``{"class", "module", "message", "tb", "args",
-"kwargs"}``. An oslo client rebuilds the class from (module, class) only for the
-modules it allows (Heat allows ``heat.common.exception``) and for builtins; anything
-else becomes a RemoteError. Our Heat exceptions therefore travel under Heat's module
-name, so a Heat peer re-raises its own class of the same name.
+A failure travels as the JSON text of the failure dictionary of
+``keel_app.common.exception_wire``, which decides how an exception is named for a peer
+and which classes a caller rebuilds.
 """
 
 from __future__ import annotations
 
-import builtins
-import traceback
 from collections.abc import Collection
-from typing import Any
 
-from keel_app.common.exception import BY_NAME, HEAT_MODULE, HeatException
-from keel_app.compat_oslo import jsonwire
+from keel_app.common import jsonwire
+from keel_app.common.exception import HEAT_MODULE
+from keel_app.common.exception_wire import RemoteError, error_from_failure, failure_data
 
-BUILTINS_MODULE = "builtins"
-# Python 2 peers named the builtins module "exceptions".
-BUILTINS_ALIASES = ("exceptions", "builtins")
-# oslo marks the classes it rebuilt from a remote error with this suffix.
-REMOTE_SUFFIX = "_Remote"
-
-
-class RemoteError(Exception):
-    """A remote failure whose class is not rebuilt here: oslo's RemoteError."""
-
-    def __init__(
-        self,
-        exc_type: str | None = None,
-        value: str | None = None,
-        traceback: list[str] | None = None,
-    ) -> None:
-        self.exc_type = exc_type
-        self.value = value
-        self.traceback = traceback
-        super().__init__(f"Remote error: {exc_type} {value}\n{traceback}.")
-
-
-def remote_name(error: BaseException) -> tuple[str, str]:
-    """(module, class) under which a peer knows this exception."""
-    cls = type(error)
-    name = cls.__name__
-    if BY_NAME.get(name) is cls:
-        return HEAT_MODULE, name
-    module = getattr(cls, "remote_module", cls.__module__)
-    if name.endswith(REMOTE_SUFFIX) and module.endswith(REMOTE_SUFFIX):
-        return module[: -len(REMOTE_SUFFIX)], name[: -len(REMOTE_SUFFIX)]
-    return module, name
-
-
-def _remote_traceback(error: BaseException, module: str, name: str) -> list[str]:
-    lines = traceback.format_exception(error)
-    # The last line names the class; name it as the peer knows it, as Heat's would.
-    cls = type(error)
-    local = f"{cls.__module__}.{cls.__qualname__}"
-    if lines and lines[-1].startswith(local) and module != BUILTINS_MODULE:
-        lines[-1] = f"{module}.{name}" + lines[-1][len(local) :]
-    return lines
-
-
-def failure_data(error: BaseException) -> dict[str, Any]:
-    module, name = remote_name(error)
-    return {
-        "class": name,
-        "module": module,
-        "message": str(error),
-        "tb": _remote_traceback(error, module, name),
-        "args": list(error.args),
-        "kwargs": getattr(error, "kwargs", {}),
-    }
+__all__ = ["RemoteError", "deserialize_failure", "failure_data", "serialize_failure"]
 
 
 def serialize_failure(error: BaseException) -> str:
@@ -81,30 +24,5 @@ def serialize_failure(error: BaseException) -> str:
 def deserialize_failure(
     failure: str, allowed_modules: Collection[str] = (HEAT_MODULE,)
 ) -> BaseException:
-    """The exception a failure stands for: ours for Heat's classes, builtins as
-    themselves, a RemoteError for everything else (as an oslo client decides)."""
-    data = jsonwire.loads(failure)
-    name = data.get("class")
-    module = data.get("module")
-    message = data.get("message")
-    trace = data.get("tb", [])
-    if module in BUILTINS_ALIASES:
-        module = BUILTINS_MODULE
-    cls: Any = None
-    if isinstance(name, str) and module == HEAT_MODULE and module in allowed_modules:
-        cls = BY_NAME.get(name)
-    elif isinstance(name, str) and module == BUILTINS_MODULE:
-        cls = getattr(builtins, name, None)
-    if not (isinstance(cls, type) and issubclass(cls, Exception)):
-        return RemoteError(name, message, trace)
-    try:
-        error = cls(*data.get("args", []), **data.get("kwargs", {}))
-    except TypeError:
-        return RemoteError(name, message, trace)
-    if isinstance(error, HeatException) and message is not None:
-        # Rebuilding from kwargs re-formats messages that were formatted already
-        # (errors with a path); the text the server sent is the one to show, which is
-        # what oslo's rebuilt exceptions print too.
-        error.message = message
-    error.remote_traceback = trace
-    return error
+    """The exception a failure text stands for, as an oslo client rebuilds it."""
+    return error_from_failure(jsonwire.loads(failure), allowed_modules)

@@ -2,7 +2,8 @@
 
 oslo serialises the message with ``json.dumps`` defaults (", " and ": " separators,
 ASCII escapes) and kombu serialises the envelope the same way, so matching those
-defaults makes our frames byte-identical to theirs.
+defaults makes our frames byte-identical to theirs. Our own RPC (``keel_app.rpc``)
+gives its arguments and replies the same shape, whichever transport carries them.
 """
 
 from __future__ import annotations
@@ -33,3 +34,8 @@ def loads(text: str | bytes) -> Any:
     if isinstance(text, bytes):
         text = text.decode("utf-8")
     return json.loads(text)
+
+
+def to_primitive(value: Any) -> Any:
+    """``value`` as it comes out of the wire: what a peer's ``loads(dumps(value))`` gives."""
+    return loads(dumps(value))

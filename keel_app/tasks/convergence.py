@@ -1,0 +1,62 @@
+"""The convergence steps as Celery tasks: ``keel.check_resource``.
+
+Argument names are those of Heat's worker API (spec section 1.3) plus the sealed
+``context``. Each task runs one step and returns; the next steps are sent by the engine
+through the worker's ``CeleryDispatcher`` only after the commit that justifies them.
+Late acknowledgement means a step lost with its worker is delivered again: steps are
+idempotent per (resource id, traversal), which makes that safe.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from keel_app.engine.convergence.worker import Worker
+from keel_app.tasks import context_wire
+from keel_app.tasks.app import app
+from keel_app.tasks.runtime import WorkerRuntime, current
+
+
+def _worker(runtime: WorkerRuntime) -> Worker:
+    return Worker(runtime.database, runtime.settings, runtime.dispatcher)
+
+
+def _context(runtime: WorkerRuntime, context: dict[str, Any]) -> Any:
+    return context_wire.unseal(context, runtime.settings.auth_encryption_key)
+
+
+@app.task(name="keel.check_resource", acks_late=True, reject_on_worker_lost=True)
+def check_resource(
+    context: dict[str, Any],
+    resource_id: int,
+    current_traversal: str,
+    data: dict[str, Any],
+    is_update: bool,
+    adopt_stack_data: dict[str, Any] | None,
+    converge: bool = False,
+    skip_propagate: bool = False,
+    accumulated_failures: dict[str, str] | None = None,
+    node_type: str = "resource",
+    abandon: bool = False,
+) -> None:
+    runtime = current()
+    _worker(runtime).check_resource(
+        _context(runtime, context),
+        resource_id,
+        current_traversal,
+        data,
+        is_update,
+        adopt_stack_data,
+        converge=converge,
+        skip_propagate=skip_propagate,
+        accumulated_failures=accumulated_failures,
+        node_type=node_type,
+        abandon=abandon,
+    )
+
+
+@app.task(name="keel.cancel_check_resource", acks_late=True)
+def cancel_check_resource(context: dict[str, Any], stack_id: str) -> None:
+    """Sent to one engine's own queue: abort the actions it holds locks for in the stack."""
+    runtime = current()
+    _worker(runtime).cancel_check_resource(_context(runtime, context), stack_id)

@@ -1,0 +1,59 @@
+"""One engine process: a Celery worker on threads, with its own engine id.
+
+The process consumes the shared queues ``engine`` and ``engine_worker`` and a queue of
+its own, ``engine_worker.<engine id>``, which goes away with it. Its Celery node name
+carries the engine id, which is how other engines ask whether it is alive. Threads, not
+forked children: an engine id then names exactly one process, so a lock held by a
+process that was killed is recognisably a dead engine's.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Any
+
+from kombu import Queue
+
+from keel_app.tasks import runtime
+from keel_app.tasks.app import app, configure
+from keel_app.tasks.dispatcher import WORKER_QUEUE, engine_queue
+from keel_app.tasks.heartbeat import Heartbeat
+from keel_app.tasks.liveness import node_name
+
+LOG = logging.getLogger(__name__)
+
+ENGINE_QUEUE = "engine"
+
+
+def queues(engine_id: str) -> list[Queue]:
+    return [
+        Queue(ENGINE_QUEUE),
+        Queue(WORKER_QUEUE),
+        Queue(engine_queue(engine_id), auto_delete=True),
+    ]
+
+
+def run(conf: Any, *, concurrency: int, loglevel: str = "INFO") -> None:
+    """Run the engine until the worker is told to stop (SIGTERM, SIGINT)."""
+    configure(conf)
+    engine_id = str(uuid.uuid4())
+    worker_runtime = runtime.build(conf, engine_id=engine_id)
+    runtime.install(worker_runtime)
+    app.conf.task_queues = queues(engine_id)
+    heartbeat = Heartbeat(worker_runtime.database, worker_runtime.settings, conf.periodic_interval)
+    heartbeat.start()
+    LOG.info("Engine %s starting", engine_id)
+    try:
+        worker = app.Worker(
+            hostname=node_name(engine_id),
+            pool="threads",
+            concurrency=concurrency,
+            loglevel=loglevel,
+            task_events=True,
+        )
+        worker.start()
+    finally:
+        heartbeat.stop()
+        worker_runtime.database.dispose()
+        runtime.install(None)

@@ -1,0 +1,112 @@
+"""What Flower shows of the fleet's tasks: the steps, and never a clear-text credential.
+
+A real Flower process watches the broker while a real worker runs a stack created with a
+context that carries a token and a password; Flower's task API lists the convergence steps
+with their arguments, in which the credentials only appear sealed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from keel_app.engine.service import stacks as service
+from keel_app.tasks.context_wire import SEALED_KEY
+
+TOKEN = "token-of-alice"
+PASSWORD = "password-of-alice"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=5) as answer:
+        return json.loads(answer.read())
+
+
+@pytest.fixture
+def flower(vhost_url: str, tmp_path: Path) -> Iterator[str]:
+    port = _free_port()
+    log = open(tmp_path / "flower.log", "wb")  # noqa: SIM115
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "--broker",
+            vhost_url,
+            "flower",
+            "--address=127.0.0.1",
+            f"--port={port}",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        # Flower 2 serves its task API only to the authenticated, unless told otherwise.
+        env={**os.environ, "FLOWER_UNAUTHENTICATED_API": "true"},
+    )
+    log.close()
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                _get(f"{base}/api/tasks")
+                break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise
+                time.sleep(0.2)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+@pytest.mark.parametrize("fleet_database_url", ["mysql"], indirect=True)
+def test_flower_lists_the_steps_with_sealed_credentials_only(
+    flower, workers, fleet_database, api_settings, dispatcher, context
+) -> None:
+    workers.start(1)
+    context.password = PASSWORD
+    service.create_stack(
+        context,
+        api_settings,
+        fleet_database,
+        dispatcher,
+        stack_name="watched",
+        template={
+            "heat_template_version": "2015-04-30",
+            "resources": {"a": {"type": "OS::Heat::None"}, "b": {"type": "OS::Heat::None"}},
+        },
+        params={},
+        files={},
+        args={},
+    )
+    deadline = time.monotonic() + 60
+    while True:
+        tasks = _get(f"{flower}/api/tasks")
+        steps = [task for task in tasks.values() if task.get("name") == "keel.check_resource"]
+        if len([task for task in steps if task.get("state") == "SUCCESS"]) >= 2:
+            break
+        assert time.monotonic() < deadline, f"Flower saw {tasks}"
+        time.sleep(0.3)
+
+    shown = json.dumps(tasks)
+    assert TOKEN not in shown
+    assert PASSWORD not in shown
+    assert all(SEALED_KEY in task["kwargs"] for task in steps)
+    assert all("'project_id': 'project-a'" in task["kwargs"] for task in steps)
