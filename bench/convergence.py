@@ -1,0 +1,351 @@
+"""Create, update and delete stacks through OpenKeel's convergence engine, and time them.
+
+Two deployments:
+- ``embedded``: the default of ``keel all-in-one``: SQLite and the in-process queue, one
+  process doing everything;
+- ``fleet``: ``keel-worker`` processes (``--workers``, default 2) on RabbitMQ and MariaDB
+  (or any ``--database-url``), the stack sent from this process as the API would.
+
+Shapes (``--shapes``): ``none:N`` N independent OS::Heat::None, ``chain:N`` N None each
+depending on the previous one, ``random:N`` N independent RandomString. For each phase it
+prints wall seconds, convergence tasks run and tasks/s, and database statements per
+resource (counted by this process's engine for ``embedded``; the server's ``Questions``
+delta for MariaDB, so other clients of the server count too). With ``--with-heat`` it also
+runs the same shapes through the reference Heat 27.0.1 (../shared/tools/reference-heat,
+started by its up.sh) and prints Heat's times and the ratio.
+
+    .venv/bin/python bench/convergence.py --deployment fleet --shapes none:100,none:500,chain:100
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from keel_app.common.context import RequestContext  # noqa: E402
+from keel_app.engine.convergence.worker import Worker  # noqa: E402
+from keel_app.engine.dispatch import LocalQueue  # noqa: E402
+from keel_app.engine.service import stacks as service  # noqa: E402
+from keel_app.engine.settings import EngineSettings  # noqa: E402
+from keel_app.models import Stack as StackRow  # noqa: E402
+from keel_app.models.database import Database  # noqa: E402
+from keel_app.models.migration import db_sync  # noqa: E402
+
+REFERENCE_HEAT = ROOT.parent / "shared" / "tools" / "reference-heat"
+MYSQL_SERVER = "mysql+pymysql://root@127.0.0.1:3306"
+CONTEXT = RequestContext(
+    user_id="bench-user", username="bench", project_id="bench-project", roles=["member"]
+)
+TYPES = {"none": "OS::Heat::None", "chain": "OS::Heat::None", "random": "OS::Heat::RandomString"}
+
+
+def template(shape: str, count: int, generation: int) -> dict[str, Any]:
+    resources: dict[str, Any] = {}
+    for index in range(count):
+        resource: dict[str, Any] = {
+            "type": TYPES[shape],
+            "metadata": {"generation": generation},
+        }
+        if shape == "chain" and index:
+            resource["depends_on"] = [f"r{index - 1}"]
+        resources[f"r{index}"] = resource
+    return {"heat_template_version": "2021-04-16", "resources": resources}
+
+
+class StatementCounter:
+    """Statements this process's engine sends (the embedded deployment runs them all)."""
+
+    def __init__(self, database: Database):
+        self.count = 0
+        sa.event.listen(database.engine, "before_cursor_execute", self._count)
+
+    def _count(self, *_: Any) -> None:
+        self.count += 1
+
+    def read(self) -> int:
+        return self.count
+
+
+class ServerQuestions:
+    """MariaDB's own statement counter, read through a connection of its own."""
+
+    def __init__(self, url: str):
+        self.engine = sa.create_engine(url, poolclass=sa.NullPool)
+
+    def read(self) -> int:
+        with self.engine.connect() as connection:
+            row = connection.execute(sa.text("SHOW GLOBAL STATUS LIKE 'Questions'")).one()
+            return int(row[1])
+
+
+# Deployments
+
+
+class Embedded:
+    name = "embedded (SQLite, in-process queue)"
+
+    def __init__(self, directory: Path):
+        self.database = Database(f"sqlite:///{directory / 'bench.sqlite'}")
+        db_sync(self.database.engine)
+        self.settings = EngineSettings(max_resources_per_stack=20000)
+        self.queue = LocalQueue()
+        self.queue.handler = Worker(self.database, self.settings, self.queue).handle
+        self.counter = StatementCounter(self.database)
+        self.dispatcher = self.queue
+
+    def tasks_run(self) -> int:
+        return len(self.queue.delivered)
+
+    def wait(self, stack_id: str, action: str) -> str:
+        self.queue.run_until_idle(limit=10_000_000)
+        return stack_status(self.database, stack_id)
+
+    def close(self) -> None:
+        self.database.dispose()
+
+
+class FleetDeployment:
+    def __init__(self, directory: Path, database_url: str | None, workers: int, threads: int):
+        from tests import fleet  # noqa: PLC0415
+
+        self.name = f"fleet ({workers} keel-worker x {threads} threads, RabbitMQ, MariaDB)"
+        self._stack = contextlib.ExitStack()
+        if database_url is None:
+            database_url = self._stack.enter_context(mysql_database())
+        self.database = Database(database_url)
+        db_sync(self.database.engine)
+        vhost = self._stack.enter_context(fleet.rabbit_vhost())
+        self._stack.enter_context(fleet.broker(vhost))
+        conf_path = fleet.write_heat_conf(directory, database_url, periodic_interval=60)
+        conf_path.write_text(
+            conf_path.read_text().replace(
+                "[DEFAULT]\n", "[DEFAULT]\nmax_resources_per_stack = 20000\n"
+            )
+        )
+        self.fleet = fleet.Fleet(conf_path, vhost, directory)
+        self._stack.callback(self.fleet.stop)
+        self.fleet.start(workers, concurrency=threads)
+        from keel_app.tasks.dispatcher import CeleryDispatcher  # noqa: PLC0415
+
+        self.settings = EngineSettings(
+            auth_encryption_key=fleet.ENCRYPTION_KEY, max_resources_per_stack=20000
+        )
+        self.dispatcher = CeleryDispatcher(self.settings, self.database)
+        self.counter = ServerQuestions(database_url) if database_url.startswith("mysql") else None
+
+    def tasks_run(self) -> int:
+        from keel_app.tasks.app import app  # noqa: PLC0415
+
+        stats = app.control.inspect(timeout=2).stats() or {}
+        return sum(node.get("total", {}).get("keel.check_resource", 0) for node in stats.values())
+
+    def wait(self, stack_id: str, action: str, timeout: float = 1800) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            status = stack_status(self.database, stack_id)
+            if status.startswith(action) and not status.endswith("IN_PROGRESS"):
+                return status
+            time.sleep(0.02)
+        return stack_status(self.database, stack_id)
+
+    def close(self) -> None:
+        self.database.dispose()
+        self._stack.close()
+
+
+@contextlib.contextmanager
+def mysql_database() -> Iterator[str]:
+    name = f"keel_bench_{uuid.uuid4().hex[:8]}"
+    server = sa.create_engine(f"{MYSQL_SERVER}/", poolclass=sa.NullPool)
+    with server.connect() as connection:
+        connection.execute(sa.text(f"CREATE DATABASE {name} CHARACTER SET utf8mb4"))
+    try:
+        yield f"{MYSQL_SERVER}/{name}?charset=utf8mb4"
+    finally:
+        with server.connect() as connection:
+            connection.execute(sa.text(f"DROP DATABASE IF EXISTS {name}"))
+
+
+def stack_status(database: Database, stack_id: str) -> str:
+    with database.transaction() as session:
+        row = session.execute(
+            sa.select(StackRow.action, StackRow.status)
+            .where(StackRow.id == stack_id)
+            .execution_options(include_deleted=True)
+        ).one()
+        return f"{row.action}_{row.status}"
+
+
+# One shape
+
+
+def run_shape(deployment: Any, shape: str, count: int) -> list[dict[str, Any]]:
+    figures = []
+
+    def phase(name: str, start: Any, action: str) -> None:
+        tasks_before = deployment.tasks_run()
+        statements_before = deployment.counter.read() if deployment.counter else None
+        began = time.perf_counter()
+        start()
+        status = deployment.wait(stack_id, action)
+        wall = time.perf_counter() - began
+        tasks = deployment.tasks_run() - tasks_before
+        statements = deployment.counter.read() - statements_before if deployment.counter else None
+        figures.append(
+            {
+                "shape": f"{shape}:{count}",
+                "phase": name,
+                "status": status,
+                "wall_s": round(wall, 3),
+                "tasks": tasks,
+                "tasks_per_s": round(tasks / wall, 1) if wall else None,
+                "statements_per_resource": round(statements / count, 1)
+                if statements is not None
+                else None,
+            }
+        )
+
+    identity: dict[str, str] = {}
+
+    def create() -> None:
+        identity.update(
+            service.create_stack(
+                CONTEXT,
+                deployment.settings,
+                deployment.database,
+                deployment.dispatcher,
+                stack_name=f"bench-{shape}-{count}-{uuid.uuid4().hex[:6]}",
+                template=template(shape, count, 1),
+                params={},
+                files={},
+                args={},
+            )
+        )
+
+    stack_id = ""
+
+    def created() -> None:
+        nonlocal stack_id
+        create()
+        stack_id = identity["stack_id"]
+
+    phase("create", created, "CREATE")
+    update = _update_function(deployment, identity, shape, count)
+    if update is not None:
+        phase("update", update, "UPDATE")
+    phase(
+        "delete",
+        lambda: service.delete_stack(
+            CONTEXT,
+            deployment.settings,
+            deployment.database,
+            deployment.dispatcher,
+            stack_identity=identity,
+        ),
+        "DELETE",
+    )
+    return figures
+
+
+def _update_function(deployment: Any, identity: dict[str, str], shape: str, count: int) -> Any:
+    try:
+        from keel_app.engine.service import stack_update  # noqa: PLC0415
+    except ImportError:
+        return None
+
+    def update() -> None:
+        stack_update.update_stack(
+            CONTEXT,
+            deployment.settings,
+            deployment.database,
+            deployment.dispatcher,
+            stack_identity=identity,
+            template=template(shape, count, 2),
+            params={},
+            files={},
+            args={},
+        )
+
+    return update
+
+
+# Heat, for comparison
+
+
+def heat_figures(shape: str, count: int) -> dict[str, Any] | None:
+    mode = {"none": "none", "chain": "chain", "random": "random"}[shape]
+    ref_dir = os.environ.get("REF_DIR", "/var/tmp/reference-heat")
+    command = (
+        f"{REFERENCE_HEAT}/up.sh >/dev/null && . {ref_dir}/env.sh demo && "
+        f"{ref_dir}/venv/bin/python {REFERENCE_HEAT}/bench_create.py {mode} {count}"
+    )
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=7200)
+    if done.returncode != 0:
+        print(f"# reference Heat unavailable: {done.stderr.strip()[-300:]}", file=sys.stderr)
+        return None
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deployment", choices=["embedded", "fleet"], default="embedded")
+    parser.add_argument("--shapes", default="none:100,none:500,chain:100")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--database-url", help="fleet only; default: a new MariaDB database")
+    parser.add_argument("--with-heat", action="store_true", help="also time reference Heat")
+    arguments = parser.parse_args()
+    command = " ".join(["python", "bench/convergence.py", *sys.argv[1:]])
+
+    with tempfile.TemporaryDirectory() as directory:
+        if arguments.deployment == "embedded":
+            deployment: Any = Embedded(Path(directory))
+        else:
+            deployment = FleetDeployment(
+                Path(directory), arguments.database_url, arguments.workers, arguments.threads
+            )
+        try:
+            print(f"# {deployment.name}")
+            print(
+                f"{'shape':<12} {'phase':<7} {'status':<18} {'wall s':>8} {'tasks':>7} "
+                f"{'tasks/s':>8} {'stmts/res':>9} {'heat s':>8} {'ratio':>6}"
+            )
+            for item in arguments.shapes.split(","):
+                shape, _, count_text = item.partition(":")
+                count = int(count_text)
+                heat = heat_figures(shape, count) if arguments.with_heat else None
+                for figure in run_shape(deployment, shape, count):
+                    heat_s = None
+                    if heat is not None and figure["phase"] in ("create", "delete"):
+                        heat_s = heat.get(f"{figure['phase']}_s")
+                    ratio = f"{heat_s / figure['wall_s']:.0f}x" if heat_s else "-"
+                    print(
+                        f"{figure['shape']:<12} {figure['phase']:<7} {figure['status']:<18} "
+                        f"{figure['wall_s']:>8.2f} {figure['tasks']:>7} "
+                        f"{figure['tasks_per_s'] or 0:>8.1f} "
+                        f"{figure['statements_per_resource'] or '-':>9} "
+                        f"{heat_s if heat_s is not None else '-':>8} {ratio:>6}"
+                    )
+        finally:
+            deployment.close()
+    print(f"# reproduce: {command}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
