@@ -336,10 +336,16 @@ class LifeCycle(Signalling):
             "rsrc_prop_data_id": self._create_or_replace_rsrc_prop_data(),
         }
 
-    def store(self, lock: int = LOCK_NONE, set_metadata: bool = False) -> None:
+    def store(
+        self,
+        lock: int = LOCK_NONE,
+        set_metadata: bool = False,
+        also: Callable[[Any], Any] | None = None,
+    ) -> None:
         """Write the row: create it, or update it under the lock protocol ``lock`` names.
 
-        ``set_metadata`` writes the template's metadata too (when the resource first acts).
+        ``set_metadata`` writes the template's metadata too (when the resource first acts);
+        ``also`` writes more rows (a state change's event) in the same transaction.
         """
         values = self._row_values()
         if set_metadata:
@@ -350,6 +356,9 @@ class LifeCycle(Signalling):
             row = resources.create_resource(self._database, values)
             self.id, self.uuid, self.created_time = row.id, row.uuid, row.created_at
             self._atomic_key = row.atomic_key
+            if also is not None:
+                with self._database.transaction() as session:
+                    also(session)
             return
         if lock == LOCK_NONE or self._calling_engine_id is None:
             with self._database.transaction() as session:
@@ -358,10 +367,14 @@ class LifeCycle(Signalling):
                     raise exception.NotFound(f"resource with id {self.id} not found")
                 for name, value in values.items():
                     setattr(row, name, value)
+                if also is not None:
+                    also(session)
             return
-        self._store_with_lock(values, lock)
+        self._store_with_lock(values, lock, also)
 
-    def _store_with_lock(self, values: dict[str, Any], lock: int) -> None:
+    def _store_with_lock(
+        self, values: dict[str, Any], lock: int, also: Callable[[Any], Any] | None = None
+    ) -> None:
         assert self.id is not None
         if lock == LOCK_ACQUIRE:
             values["engine_id"] = self._calling_engine_id
@@ -372,7 +385,7 @@ class LifeCycle(Signalling):
         else:
             expected_engine_id = None
         if not resources.update_resource(
-            self._database, self.id, values, self._atomic_key, expected_engine_id
+            self._database, self.id, values, self._atomic_key, expected_engine_id, also
         ):
             LOG.info("Resource %s is locked or does not exist", self)
             raise exception.UpdateInProgress(resource_name=self.name)  # type: ignore[attr-defined]
@@ -388,17 +401,28 @@ class LifeCycle(Signalling):
         old_state = (self.action, self.status)  # type: ignore[attr-defined]
         leaving_init = self.action == "INIT"  # type: ignore[attr-defined]
         self.action, self.status, self.status_reason = action, status, reason  # type: ignore[attr-defined]
-        self.store(lock=lock, set_metadata=leaving_init)
-        if (action, status) != old_state:
-            self._add_event(action, status, reason)
+        # The event of a state change commits with the change itself.
+        event = (
+            self._event_writer(action, status, reason) if (action, status) != old_state else None
+        )
+        self.store(lock=lock, set_metadata=leaving_init, also=event)
         if status != "COMPLETE":
             self.clear_stored_attributes()
 
     def _add_event(self, action: str, status: str, reason: str) -> None:
+        with self._database.transaction() as session:
+            self._event_writer(action, status, reason)(session)
+
+    def _event_writer(self, action: str, status: str, reason: str) -> Callable[[Any], Any]:
+        """What writes this state change's event into the transaction that stores it.
+
+        The values are read when it runs: storing the row may first give the resource
+        a new properties data row, which the event must name.
+        """
         stack: Any = self.stack  # type: ignore[attr-defined]
-        events.create_event(
-            self._database,
-            {
+
+        def write(session: Any) -> Any:
+            values = {
                 "stack_id": stack.id,
                 "resource_action": action,
                 "resource_status": status,
@@ -409,10 +433,13 @@ class LifeCycle(Signalling):
                 "rsrc_prop_data_id": self._rsrc_prop_data_id,
                 "resource_properties": None,
                 "created_at": utcnow(),
-            },
-            stack.settings.max_events_per_stack,
-            stack.settings.event_purge_batch_size,
-        )
+            }
+            settings = stack.settings
+            return events.add_event(
+                session, values, settings.max_events_per_stack, settings.event_purge_batch_size
+            )
+
+        return write
 
     # What a type may say about updates (Heat's hooks and their defaults)
 

@@ -35,11 +35,18 @@ def create_event(
     stored all the same.
     """
     with database.transaction() as session:
-        stack_id = values.get("stack_id")
-        if stack_id is not None and max_events_per_stack and _prune_now(purge_batch_size):
-            _prune(session, stack_id, max_events_per_stack, purge_batch_size)
-        event = Event(**values)
-        session.add(event)
+        return add_event(session, values, max_events_per_stack, purge_batch_size)
+
+
+def add_event(
+    session: Session, values: Mapping[str, Any], max_events_per_stack: int, purge_batch_size: int
+) -> Event:
+    """``create_event`` inside a transaction of the caller's (the state change it records)."""
+    stack_id = values.get("stack_id")
+    if stack_id is not None and max_events_per_stack and _prune_now(purge_batch_size):
+        _prune(session, stack_id, max_events_per_stack, purge_batch_size)
+    event = Event(**values)
+    session.add(event)
     return event
 
 

@@ -8,7 +8,7 @@ changes nothing and learns so from a False return.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import sqlalchemy as sa
@@ -88,16 +88,21 @@ def update_resource(
     values: Mapping[str, Any],
     atomic_key: int | None,
     expected_engine_id: str | None = None,
+    also: Callable[[Session], Any] | None = None,
 ) -> bool:
     """Write ``values`` if the row still has ``atomic_key`` and is held by ``expected_engine_id``.
 
     ``None`` for either means the row must have NULL there. On success the row's key is
-    ``next_atomic_key(atomic_key)``; on False nothing changed.
+    ``next_atomic_key(atomic_key)`` and ``also`` (the event of a state change, say) has
+    written its rows in the same transaction; on False nothing changed.
     """
     with database.transaction() as session:
-        return _update_resource(
+        updated = _update_resource(
             session, database, resource_id, values, atomic_key, expected_engine_id
         )
+        if updated and also is not None:
+            also(session)
+        return updated
 
 
 def acquire_resource_lock(
