@@ -30,7 +30,7 @@ worker_prefetch_multiplier = 1
 
 # Flower follows the fleet through task events.
 worker_send_task_events = True
-task_send_sent_event = True
+task_send_sent_event = False
 
 broker_connection_retry_on_startup = True
 result_expires = 3600

@@ -7,7 +7,9 @@ Two deployments:
   (or any ``--database-url``), the stack sent from this process as the API would.
 
 Shapes (``--shapes``): ``none:N`` N independent OS::Heat::None, ``chain:N`` N None each
-depending on the previous one, ``random:N`` N independent RandomString. For each phase it
+depending on the previous one, ``random:N`` N independent RandomString, ``group:N`` a
+ResourceGroup of N RandomString, ``nested:N`` N nested stacks (template resources) of 20
+None each. For each phase it
 prints wall seconds, convergence tasks run and tasks/s, and database statements per
 resource (counted by this process's engine for ``embedded``; the server's ``Questions``
 delta for MariaDB, so other clients of the server count too). With ``--with-heat`` it also
@@ -55,6 +57,10 @@ TYPES = {"none": "OS::Heat::None", "chain": "OS::Heat::None", "random": "OS::Hea
 
 
 def template(shape: str, count: int, generation: int) -> dict[str, Any]:
+    if shape == "group":
+        return group_template(count, generation)
+    if shape == "nested":
+        return nested_template(count, generation)
     resources: dict[str, Any] = {}
     for index in range(count):
         resource: dict[str, Any] = {
@@ -65,6 +71,48 @@ def template(shape: str, count: int, generation: int) -> dict[str, Any]:
             resource["depends_on"] = [f"r{index - 1}"]
         resources[f"r{index}"] = resource
     return {"heat_template_version": "2021-04-16", "resources": resources}
+
+
+def group_template(count: int, generation: int) -> dict[str, Any]:
+    """One ResourceGroup of ``count`` RandomString (its members live in a nested stack)."""
+    member = {"type": "OS::Heat::RandomString", "metadata": {"generation": generation}}
+    group = {"type": "OS::Heat::ResourceGroup", "properties": {"count": count}}
+    group["properties"]["resource_def"] = member
+    return {"heat_template_version": "2021-04-16", "resources": {"group": group}}
+
+
+NESTED_SIZE = 20
+
+
+CHILD_TEMPLATE = "child.yaml"
+
+
+def nested_template(count: int, generation: int) -> dict[str, Any]:
+    """``count`` template resources, each a nested stack of 20 OS::Heat::None.
+
+    Template resources rather than OS::Heat::Stack, which needs an orchestration
+    endpoint in the caller's service catalog, as in Heat.
+    """
+    resources = {
+        f"s{index}": {"type": CHILD_TEMPLATE, "metadata": {"generation": generation}}
+        for index in range(count)
+    }
+    return {"heat_template_version": "2021-04-16", "resources": resources}
+
+
+def resources_in(shape: str, count: int) -> int:
+    """Resources of every stack of the shape, the parents of nested stacks included."""
+    if shape == "group":
+        return count + 1
+    if shape == "nested":
+        return count * (NESTED_SIZE + 1)
+    return count
+
+
+def files(shape: str, generation: int) -> dict[str, str]:
+    if shape != "nested":
+        return {}
+    return {CHILD_TEMPLATE: json.dumps(template("none", NESTED_SIZE, generation))}
 
 
 class StatementCounter:
@@ -214,7 +262,7 @@ def run_shape(deployment: Any, shape: str, count: int) -> list[dict[str, Any]]:
                 "wall_s": round(wall, 3),
                 "tasks": tasks,
                 "tasks_per_s": round(tasks / wall, 1) if wall else None,
-                "statements_per_resource": round(statements / count, 1)
+                "statements_per_resource": round(statements / resources_in(shape, count), 1)
                 if statements is not None
                 else None,
             }
@@ -232,7 +280,7 @@ def run_shape(deployment: Any, shape: str, count: int) -> list[dict[str, Any]]:
                 stack_name=f"bench-{shape}-{count}-{uuid.uuid4().hex[:6]}",
                 template=template(shape, count, 1),
                 params={},
-                files={},
+                files=files(shape, 1),
                 args={},
             )
         )
@@ -277,7 +325,7 @@ def _update_function(deployment: Any, identity: dict[str, str], shape: str, coun
             stack_identity=identity,
             template=template(shape, count, 2),
             params={},
-            files={},
+            files=files(shape, 2),
             args={},
         )
 
@@ -288,7 +336,9 @@ def _update_function(deployment: Any, identity: dict[str, str], shape: str, coun
 
 
 def heat_figures(shape: str, count: int) -> dict[str, Any] | None:
-    mode = {"none": "none", "chain": "chain", "random": "random"}[shape]
+    mode = {"none": "none", "chain": "chain", "random": "random"}.get(shape)
+    if mode is None:
+        return None  # the reference script has no group or nested shapes
     ref_dir = os.environ.get("REF_DIR", "/var/tmp/reference-heat")
     command = (
         f"{REFERENCE_HEAT}/up.sh >/dev/null && . {ref_dir}/env.sh demo && "
@@ -309,6 +359,11 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--database-url", help="fleet only; default: a new MariaDB database")
     parser.add_argument("--with-heat", action="store_true", help="also time reference Heat")
+    parser.add_argument(
+        "--no-warm-up",
+        action="store_true",
+        help="measure from cold (by default a 10-resource stack goes through first)",
+    )
     arguments = parser.parse_args()
     command = " ".join(["python", "bench/convergence.py", *sys.argv[1:]])
 
@@ -321,6 +376,10 @@ def main() -> int:
             )
         try:
             print(f"# {deployment.name}")
+            if not arguments.no_warm_up:
+                # Workers import plugins and fill their caches on their first steps.
+                run_shape(deployment, "none", 10)
+                print("# warm-up: a 10-resource stack created, updated and deleted first")
             print(
                 f"{'shape':<12} {'phase':<7} {'status':<18} {'wall s':>8} {'tasks':>7} "
                 f"{'tasks/s':>8} {'stmts/res':>9} {'heat s':>8} {'ratio':>6}"

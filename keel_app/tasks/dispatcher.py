@@ -31,6 +31,25 @@ def engine_queue(engine_id: str) -> str:
     return f"{WORKER_QUEUE}.{engine_id}"
 
 
+# Who asked, as Flower shows it; the sealed credentials are only named.
+SHOWN_CONTEXT_KEYS = ("request_id", "user", "project_id", "roles")
+SHOWN_LENGTH = 1024
+
+
+def shown_arguments(kwargs: dict[str, Any]) -> str:
+    """The task's arguments as task events (and so Flower) show them.
+
+    Celery would build this text itself with its own pure-Python ``saferepr`` of every
+    argument, the sealed context included, which costs more than sending the task.
+    """
+    context = kwargs.get("context") or {}
+    shown = {key: context.get(key) for key in SHOWN_CONTEXT_KEYS}
+    if context_wire.SEALED_KEY in context:
+        shown[context_wire.SEALED_KEY] = "<sealed>"
+    text = repr({**kwargs, "context": shown})
+    return text if len(text) <= SHOWN_LENGTH else text[: SHOWN_LENGTH - 3] + "..."
+
+
 class CeleryDispatcher:
     """Sends convergence steps as tasks of the OpenKeel app."""
 
@@ -56,6 +75,8 @@ class CeleryDispatcher:
             kwargs=kwargs,
             queue=queue,
             countdown=countdown if countdown > 0 else None,
+            argsrepr="()",
+            kwargsrepr=shown_arguments(kwargs),
         )
 
     def send_check_resource(

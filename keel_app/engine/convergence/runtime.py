@@ -162,7 +162,7 @@ class ConvergenceStack:
         template_id: int | None = None,
         resource_data: Mapping[str, Any] | None = None,
     ) -> ConvergenceStack | None:
-        row = stacks.get_stack(database, ADMIN, stack_id, without_graph=True)
+        row = stacks.get_stack(database, ADMIN, stack_id, for_step=True)
         if row is None:
             return None
         template = load_template(database, template_id or row.raw_template_id, settings)

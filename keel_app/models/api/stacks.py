@@ -81,14 +81,15 @@ def get_stack(
     scope: Scope,
     stack_id: str,
     show_deleted: bool = False,
-    without_graph: bool = False,
+    for_step: bool = False,
 ) -> Stack | None:
     """The stack, or None when it does not exist, is deleted, or belongs to another project.
 
-    ``without_graph`` leaves ``current_deps`` unread: the graph of a large stack is
-    bigger than the rest of the row, and a step that has it cached has no use for it.
+    ``for_step`` leaves ``current_deps`` and the tags unread: a convergence step has no use
+    for the tags, and the graph of a large stack is bigger than the rest of the row and is
+    cached by the steps that need it.
     """
-    options = [orm.defer(Stack.current_deps)] if without_graph else []
+    options = [orm.defer(Stack.current_deps), orm.lazyload(Stack.tags)] if for_step else []
     with database.transaction() as session:
         return _visible_stack(session, scope, stack_id, show_deleted, options)
 
