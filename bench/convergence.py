@@ -179,11 +179,8 @@ class FleetDeployment:
         db_sync(self.database.engine)
         vhost = self._stack.enter_context(fleet.rabbit_vhost())
         self._stack.enter_context(fleet.broker(vhost))
-        conf_path = fleet.write_heat_conf(directory, database_url, periodic_interval=60)
-        conf_path.write_text(
-            conf_path.read_text().replace(
-                "[DEFAULT]\n", "[DEFAULT]\nmax_resources_per_stack = 20000\n"
-            )
+        conf_path = fleet.write_heat_conf(
+            directory, database_url, periodic_interval=60, max_resources_per_stack=20000
         )
         self.fleet = fleet.Fleet(conf_path, vhost, directory)
         self._stack.callback(self.fleet.stop)

@@ -57,12 +57,18 @@ def _switch_broker(url: str) -> None:
     app.conf.broker_url = url
 
 
-def write_heat_conf(directory: Path, database_url: str, periodic_interval: int = 1) -> Path:
+def write_heat_conf(
+    directory: Path,
+    database_url: str,
+    periodic_interval: int = 1,
+    max_resources_per_stack: int = 1000,
+) -> Path:
     path = directory / "heat.conf"
     path.write_text(
         "[DEFAULT]\n"
         f"auth_encryption_key = {ENCRYPTION_KEY}\n"
         f"periodic_interval = {periodic_interval}\n"
+        f"max_resources_per_stack = {max_resources_per_stack}\n"
         "[database]\n"
         f"connection = {database_url}\n"
     )

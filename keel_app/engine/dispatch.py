@@ -85,34 +85,24 @@ class Message:
 Handler = Callable[[Message], None]
 
 
-class LocalQueue:
-    """An in-process, single-threaded queue for tests and the all-in-one mode.
+class CastingDispatcher:
+    """The three casts with Heat's argument names, packed the same way for every transport.
 
-    Sends are only recorded; ``run_until_idle`` hands them to the handler one at a time,
-    so a step never runs inside the step that sent it. Messages run in order of their due
-    time on a virtual clock (send time plus countdown), first sent first among equals; the
-    clock jumps forward to the next due message instead of sleeping.
+    A transport says only how one cast leaves (``_cast``), and gives ``now`` and
+    ``is_engine_alive``.
     """
 
-    def __init__(self, handler: Handler | None = None, start_time: float | None = None):
-        self.handler = handler
-        # The virtual clock starts at the real time, so that rows stamped now compare.
-        self._clock = time.time() if start_time is None else start_time
-        self._pending: list[tuple[float, int, Message]] = []
-        self._sequence = itertools.count()
-        self.delivered: list[Message] = []
-        # Every engine answers but those a test declares dead.
-        self.dead_engines: set[str] = set()
-
-    def now(self) -> float:
-        return self._clock
-
-    def is_engine_alive(self, context: RequestContext, engine_id: str) -> bool:
-        return engine_id not in self.dead_engines
-
-    def _put(self, message: Message) -> None:
-        due = self._clock + max(message.countdown, 0)
-        heapq.heappush(self._pending, (due, next(self._sequence), message))
+    def _cast(
+        self,
+        method: str,
+        context: RequestContext,
+        arguments: dict[str, Any],
+        *,
+        countdown: float = 0,
+        engine_id: str | None = None,
+    ) -> None:
+        """Send ``method``; ``engine_id`` names the one engine that must run it."""
+        raise NotImplementedError
 
     def send_check_resource(
         self,
@@ -142,7 +132,7 @@ class LocalQueue:
             "node_type": node_type,
             "abandon": abandon,
         }
-        self._put(Message(CHECK_RESOURCE, context, arguments, countdown))
+        self._cast(CHECK_RESOURCE, context, arguments, countdown=countdown)
 
     def send_check_resource_delete_snapshot(
         self,
@@ -161,14 +151,51 @@ class LocalQueue:
             "is_stack_delete": is_stack_delete,
             "current_traversal": current_traversal,
         }
-        self._put(Message(CHECK_RESOURCE_DELETE_SNAPSHOT, context, arguments))
+        self._cast(CHECK_RESOURCE_DELETE_SNAPSHOT, context, arguments)
 
     def send_cancel_check_resource(
         self, context: RequestContext, *, stack_id: str, engine_id: str
     ) -> None:
-        self._put(
-            Message(CANCEL_CHECK_RESOURCE, context, {"stack_id": stack_id}, engine_id=engine_id)
-        )
+        self._cast(CANCEL_CHECK_RESOURCE, context, {"stack_id": stack_id}, engine_id=engine_id)
+
+
+class LocalQueue(CastingDispatcher):
+    """An in-process, single-threaded queue for tests and the all-in-one mode.
+
+    Sends are only recorded; ``run_until_idle`` hands them to the handler one at a time,
+    so a step never runs inside the step that sent it. Messages run in order of their due
+    time on a virtual clock (send time plus countdown), first sent first among equals; the
+    clock jumps forward to the next due message instead of sleeping.
+    """
+
+    def __init__(self, handler: Handler | None = None, start_time: float | None = None):
+        self.handler = handler
+        # The virtual clock starts at the real time, so that rows stamped now compare.
+        self._clock = time.time() if start_time is None else start_time
+        self._pending: list[tuple[float, int, Message]] = []
+        self._sequence = itertools.count()
+        self.delivered: list[Message] = []
+        # Every engine answers but those a test declares dead.
+        self.dead_engines: set[str] = set()
+
+    def now(self) -> float:
+        return self._clock
+
+    def is_engine_alive(self, context: RequestContext, engine_id: str) -> bool:
+        return engine_id not in self.dead_engines
+
+    def _cast(
+        self,
+        method: str,
+        context: RequestContext,
+        arguments: dict[str, Any],
+        *,
+        countdown: float = 0,
+        engine_id: str | None = None,
+    ) -> None:
+        message = Message(method, context, arguments, countdown, engine_id)
+        due = self._clock + max(message.countdown, 0)
+        heapq.heappush(self._pending, (due, next(self._sequence), message))
 
     def __len__(self) -> int:
         return len(self._pending)

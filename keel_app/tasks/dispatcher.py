@@ -12,11 +12,7 @@ import time
 from typing import Any
 
 from keel_app.common.context import RequestContext
-from keel_app.engine.dispatch import (
-    CANCEL_CHECK_RESOURCE,
-    CHECK_RESOURCE,
-    CHECK_RESOURCE_DELETE_SNAPSHOT,
-)
+from keel_app.engine.dispatch import CastingDispatcher
 from keel_app.engine.settings import EngineSettings
 from keel_app.models.database import Database
 from keel_app.tasks import context_wire, liveness
@@ -50,22 +46,23 @@ def shown_arguments(kwargs: dict[str, Any]) -> str:
     return text if len(text) <= SHOWN_LENGTH else text[: SHOWN_LENGTH - 3] + "..."
 
 
-class CeleryDispatcher:
+class CeleryDispatcher(CastingDispatcher):
     """Sends convergence steps as tasks of the OpenKeel app."""
 
     def __init__(self, settings: EngineSettings, database: Database):
         self.settings = settings
         self.database = database
 
-    def _send(
+    def _cast(
         self,
         method: str,
         context: RequestContext,
         arguments: dict[str, Any],
         *,
-        queue: str = WORKER_QUEUE,
         countdown: float = 0,
+        engine_id: str | None = None,
     ) -> None:
+        queue = WORKER_QUEUE if engine_id is None else engine_queue(engine_id)
         kwargs = {
             "context": context_wire.seal(context, self.settings.auth_encryption_key),
             **arguments,
@@ -77,62 +74,6 @@ class CeleryDispatcher:
             countdown=countdown if countdown > 0 else None,
             argsrepr="()",
             kwargsrepr=shown_arguments(kwargs),
-        )
-
-    def send_check_resource(
-        self,
-        context: RequestContext,
-        *,
-        resource_id: int,
-        current_traversal: str,
-        data: dict[str, Any],
-        is_update: bool,
-        adopt_stack_data: dict[str, Any] | None,
-        converge: bool = False,
-        skip_propagate: bool = False,
-        accumulated_failures: dict[str, str] | None = None,
-        node_type: str = "resource",
-        abandon: bool = False,
-        countdown: float = 0,
-    ) -> None:
-        arguments = {
-            "resource_id": resource_id,
-            "current_traversal": current_traversal,
-            "data": data,
-            "is_update": is_update,
-            "adopt_stack_data": adopt_stack_data,
-            "converge": converge,
-            "skip_propagate": skip_propagate,
-            "accumulated_failures": accumulated_failures,
-            "node_type": node_type,
-            "abandon": abandon,
-        }
-        self._send(CHECK_RESOURCE, context, arguments, countdown=countdown)
-
-    def send_check_resource_delete_snapshot(
-        self,
-        context: RequestContext,
-        *,
-        snapshot_id: str,
-        resource_name: str,
-        start_time: str,
-        is_stack_delete: bool = False,
-        current_traversal: str | None = None,
-    ) -> None:
-        arguments = {
-            "snapshot_id": snapshot_id,
-            "resource_name": resource_name,
-            "start_time": start_time,
-            "is_stack_delete": is_stack_delete,
-            "current_traversal": current_traversal,
-        }
-        self._send(CHECK_RESOURCE_DELETE_SNAPSHOT, context, arguments)
-
-    def send_cancel_check_resource(
-        self, context: RequestContext, *, stack_id: str, engine_id: str
-    ) -> None:
-        self._send(
-            CANCEL_CHECK_RESOURCE, context, {"stack_id": stack_id}, queue=engine_queue(engine_id)
         )
 
     def now(self) -> float:

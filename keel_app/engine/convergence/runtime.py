@@ -15,13 +15,13 @@ import logging
 import threading
 import time
 import weakref
-from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
 import sqlalchemy as sa
 
 from keel_app.common.identifier import HeatIdentifier
+from keel_app.engine.convergence.bounded_cache import BoundedCache
 from keel_app.engine.graph import Dependencies
 from keel_app.engine.resource import Resource
 from keel_app.engine.settings import EngineSettings
@@ -51,7 +51,7 @@ _UNREAD = object()
 
 
 _TEMPLATES_PER_DATABASE = 16
-_templates: weakref.WeakKeyDictionary[Database, OrderedDict[tuple[int, str], Template]] = (
+_templates: weakref.WeakKeyDictionary[Database, BoundedCache[Template]] = (
     weakref.WeakKeyDictionary()
 )
 _templates_lock = threading.Lock()
@@ -64,24 +64,19 @@ def load_template(database: Database, template_id: int, settings: EngineSettings
     written, and every step of a traversal reads the same one, which for a large stack
     costs more to load and parse than the rest of the step. Steps only read templates.
     """
-    key = (template_id, settings.auth_encryption_key)
     with _templates_lock:
-        cache = _templates.setdefault(database, OrderedDict())
-        template = cache.get(key)
-        if template is not None:
-            cache.move_to_end(key)
-            return template
-    template = template_store.load_template(
-        database,
-        template_id,
-        limits=settings.template_limits,
-        encryption_key=settings.auth_encryption_key,
+        cache = _templates.get(database)
+        if cache is None:
+            cache = _templates[database] = BoundedCache(_TEMPLATES_PER_DATABASE)
+    return cache.get_or_build(
+        (template_id, settings.auth_encryption_key),
+        lambda: template_store.load_template(
+            database,
+            template_id,
+            limits=settings.template_limits,
+            encryption_key=settings.auth_encryption_key,
+        ),
     )
-    with _templates_lock:
-        cache[key] = template
-        while len(cache) > _TEMPLATES_PER_DATABASE:
-            cache.popitem(last=False)
-    return template
 
 
 def store_template(database: Database, template: Template, settings: EngineSettings) -> int:

@@ -92,22 +92,6 @@ def serialize_extra_data(extra_data: Mapping[Any, Any]) -> dict[str, Any]:
     return {"extra_data": _serialize(extra_data)}
 
 
-def create(
-    database: Database, entity_id: Any, traversal_id: str, is_update: bool, stack_id: str
-) -> None:
-    sync_points.create_sync_point(
-        database,
-        {
-            "entity_id": entity_id,
-            "traversal_id": traversal_id,
-            "is_update": is_update,
-            "atomic_key": 0,
-            "stack_id": stack_id,
-            "input_data": {},
-        },
-    )
-
-
 def create_all(
     database: Database, nodes: list[tuple[Any, bool]], traversal_id: str, stack_id: str
 ) -> None:

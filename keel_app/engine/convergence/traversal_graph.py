@@ -8,11 +8,10 @@ a replacement's cleanup of the old row waits for the new row to be in service.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
+from keel_app.engine.convergence.bounded_cache import BoundedCache
 from keel_app.engine.graph import Dependencies
 
 NODE_TYPE_RESOURCE = "resource"
@@ -90,9 +89,7 @@ class TraversalGraph(NamedTuple):
     roots: frozenset[Any]
 
 
-_CACHE_SIZE = 64
-_cache: OrderedDict[tuple[str, str], TraversalGraph] = OrderedDict()
-_cache_lock = threading.Lock()
+_graphs: BoundedCache[TraversalGraph] = BoundedCache(64)
 
 
 def traversal_graph(
@@ -104,16 +101,9 @@ def traversal_graph(
     a traversal reads the same document, so a process parses it once rather than once
     a step (the graph of a 10,000-resource stack takes longer to parse than a step).
     """
-    key = (stack_id, traversal)
-    with _cache_lock:
-        cached = _cache.get(key)
-        if cached is not None:
-            _cache.move_to_end(key)
-            return cached
-    dependencies = from_edges_document(read_document())
-    built = TraversalGraph(dependencies, dependencies.graph(), frozenset(dependencies.roots()))
-    with _cache_lock:
-        _cache[key] = built
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
-    return built
+
+    def build() -> TraversalGraph:
+        dependencies = from_edges_document(read_document())
+        return TraversalGraph(dependencies, dependencies.graph(), frozenset(dependencies.roots()))
+
+    return _graphs.get_or_build((stack_id, traversal), build)

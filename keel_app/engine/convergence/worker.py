@@ -256,7 +256,7 @@ class Worker:
                 # Cleared: the step goes on from where the hook stopped it.
                 passed_hook, progress = progress[HOOK_KEY], None
             if progress is not None:
-                if not self._still_holds_lock(resource, progress):
+                if not resource.locked_as_loaded(progress["engine_id"], progress["atomic_key"]):
                     self._drop_cancelled_step(stack, resource, progress, message)
                     return False
                 resource.adopt_engine(progress["engine_id"], progress["atomic_key"])
@@ -295,10 +295,6 @@ class Worker:
             else:
                 resource.handle_preempt()
             return False
-
-    def _still_holds_lock(self, resource: Any, progress: Mapping[str, Any]) -> bool:
-        row = resources.get_resource(self.database, resource.id)
-        return (row.engine_id, row.atomic_key) == (progress["engine_id"], progress["atomic_key"])
 
     def _drop_cancelled_step(
         self,

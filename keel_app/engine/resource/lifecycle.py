@@ -81,6 +81,7 @@ class LifeCycle(Signalling):
     created_time: datetime.datetime | None = None
     updated_time: datetime.datetime | None = None
     _atomic_key: int | None = None
+    _stored_engine_id: str | None = None
     _calling_engine_id: str | None = None
     _data: dict[str, Any] | None = None
     _rsrc_prop_data_id: int | None = None
@@ -111,6 +112,7 @@ class LifeCycle(Signalling):
         self.created_time = row.created_at
         self.updated_time = row.updated_at
         self._atomic_key = row.atomic_key
+        self._stored_engine_id = row.engine_id
         self._rsrc_prop_data_id = row.rsrc_prop_data_id
         self._stored_properties_data = self._read_properties_data(row.rsrc_prop_data_id)
         self._attr_data_id = row.attr_data_id
@@ -595,6 +597,10 @@ class LifeCycle(Signalling):
         failure = exception.ResourceFailure(error, self, action)  # type: ignore[arg-type]
         self.state_set(action, "FAILED", str(failure), lock=LOCK_RELEASE)
         return failure
+
+    def locked_as_loaded(self, engine_id: str, atomic_key: int | None) -> bool:
+        """Whether the row, as loaded, was held by ``engine_id`` at ``atomic_key``."""
+        return (self._stored_engine_id, self._atomic_key) == (engine_id, atomic_key)
 
     def adopt_engine(self, engine_id: str, atomic_key: int | None) -> None:
         """Continue a step that ``engine_id`` started, holding its lock."""
