@@ -1,7 +1,8 @@
 """The ``noauth`` flavor: every caller is trusted, as Heat's noauth middleware does it.
 
 The user and project come from ``X-Auth-User`` and ``X-Auth-Project`` (both ``admin``
-when absent), always with the admin role; the identity headers Keystone's middleware
+when absent), always with the admin role and the roles Keystone's defaults make it imply
+(member, reader: see docs/divergences.md); the identity headers Keystone's middleware
 would have set are filled in so that the request context is built the same way in
 either flavor. Meant for the embedded single-process default, never for a cloud.
 """
@@ -16,6 +17,9 @@ import flask
 
 DEFAULT_IDENTITY = "admin"
 TOKEN_INFO_KEY = "keystone.token_info"
+# Heat's noauth gives "admin" alone, which Heat's own default policy (reader or member
+# in the project) refuses everywhere; Keystone's implied roles make admin both.
+NOAUTH_ROLES = "admin,member,reader"
 
 
 def load_token_info(token_response_file: str) -> dict[str, Any] | None:
@@ -35,7 +39,7 @@ def identity_environ(environ: dict[str, Any], token_info: dict[str, Any] | None)
         "HTTP_X_PROJECT_NAME": project,
         "HTTP_X_USER_ID": user,
         "HTTP_X_USER_NAME": user,
-        "HTTP_X_ROLES": "admin",
+        "HTTP_X_ROLES": NOAUTH_ROLES,
         "HTTP_X_SERVICE_CATALOG": {},
         "HTTP_X_AUTH_USER": user,
         "HTTP_X_AUTH_KEY": "unset",

@@ -1,0 +1,110 @@
+"""Policy checks as Heat makes them: oslo.policy with Heat's registered defaults.
+
+An operator's policy file (``[oslo_policy] policy_file``, ``policy_dirs``) overrides the
+defaults of ``policy_defaults`` by rule name, as it would in Heat. The enforcer gets a
+configuration object of its own, read from the same files as heat.conf, because
+oslo.policy registers its options itself and ours carry our own help texts.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import flask
+from oslo_config import cfg
+from oslo_policy import policy as oslo_policy
+
+from keel_app.common.context import RequestContext
+from keel_app.common.exception import Forbidden
+from keel_app.web.policy_defaults import DEFAULTS, PolicyDefault
+
+# What Heat's enforcer falls back to for a rule neither registered nor in a file.
+DENY_ALL = "!"
+
+_enforcers: dict[int, oslo_policy.Enforcer] = {}
+_enforcers_lock = threading.Lock()
+
+
+def rule_default(default: PolicyDefault) -> oslo_policy.RuleDefault:
+    deprecated = None
+    if default.deprecated_check_str is not None:
+        deprecated = oslo_policy.DeprecatedRule(
+            name=default.name,
+            check_str=default.deprecated_check_str,
+            deprecated_reason="Heat's default before its scoped roles.",
+            deprecated_since=default.deprecated_since,
+        )
+    return oslo_policy.RuleDefault(
+        name=default.name,
+        check_str=default.check_str,
+        scope_types=list(default.scope_types) or None,
+        deprecated_rule=deprecated,
+    )
+
+
+def policy_conf(conf: cfg.ConfigOpts) -> cfg.ConfigOpts:
+    """A fresh configuration read from the files ``conf`` was read from."""
+    private = cfg.ConfigOpts()
+    private(
+        args=[],
+        project="heat",
+        default_config_files=list(conf.config_file or []),
+        default_config_dirs=list(conf.config_dir and [conf.config_dir] or []),
+        validate_default_values=False,
+    )
+    return private
+
+
+def enforcer(conf: cfg.ConfigOpts) -> oslo_policy.Enforcer:
+    """The enforcer of ``conf`` (made once per configuration object)."""
+    with _enforcers_lock:
+        found = _enforcers.get(id(conf))
+        if found is None:
+            found = oslo_policy.Enforcer(policy_conf(conf), default_rule=DENY_ALL)
+            found.suppress_deprecation_warnings = True
+            found.register_defaults([rule_default(default) for default in DEFAULTS])
+            _enforcers[id(conf)] = found
+        return found
+
+
+def policy_values(context: RequestContext) -> dict[str, Any]:
+    """The credentials a rule sees: oslo.context's, plus the old keys Heat adds."""
+    return {
+        "user_id": context.user_id,
+        "user_domain_id": context.user_domain_id,
+        "system_scope": context.system_scope,
+        "domain_id": context.domain_id,
+        "project_id": context.project_id,
+        "project_domain_id": context.project_domain_id,
+        "roles": list(context.roles),
+        "is_admin_project": context.is_admin_project,
+        "service_user_id": None,
+        "service_user_domain_id": None,
+        "service_project_id": None,
+        "service_project_domain_id": None,
+        "service_roles": [],
+        "user": context.user_id,
+        "tenant": context.project_id,
+        "is_admin": context.is_admin,
+        "auth_token_info": context.auth_token_info,
+    }
+
+
+def enforce(
+    context: RequestContext,
+    scope: str,
+    action: str,
+    target: dict[str, Any],
+    conf: cfg.ConfigOpts | None = None,
+) -> None:
+    """Raise ``Forbidden`` unless the registered rule ``<scope>:<action>`` allows."""
+    if conf is None:
+        conf = flask.current_app.config["HEAT_CONF"]
+    rule = f"{scope}:{action}"
+    try:
+        allowed = enforcer(conf).authorize(rule, target, policy_values(context))
+    except oslo_policy.InvalidScope:
+        allowed = False
+    if not allowed:
+        raise Forbidden(action=rule)

@@ -1,0 +1,9 @@
+"""heat-api v1 routes: events (being written)."""
+
+from __future__ import annotations
+
+from keel_app.web.routing import Route
+
+
+def routes() -> list[Route]:
+    return []
