@@ -26,7 +26,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from keel_app.cli import template_files
+from keel_app.cli import all_in_one, template_files
 from keel_app.engine.template import DEFAULT_LIMITS, TemplateLimits
 from keel_app.engine.validate import (
     BadRequest,
@@ -150,6 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _add_template_commands(commands)
+    all_in_one.add_parser(commands)
     return parser
 
 

@@ -77,3 +77,19 @@ def _reset_one(session: Session, stack_id: str) -> None:
         sa.delete(StackLock).where(StackLock.stack_id == stack_id),
         execution_options={"synchronize_session": False},
     )
+
+
+def in_progress_root_stacks(database: Database) -> list[str]:
+    """The live top-level stacks whose status is IN_PROGRESS, oldest first."""
+    with database.transaction() as session:
+        return list(
+            session.scalars(
+                sa.select(Stack.id)
+                .where(
+                    Stack.owner_id.is_(None),
+                    Stack.deleted_at.is_(None),
+                    Stack.status == "IN_PROGRESS",
+                )
+                .order_by(Stack.created_at)
+            )
+        )

@@ -1,0 +1,106 @@
+"""``keel all-in-one``: the native API and an engine in one process, on the embedded default.
+
+    keel all-in-one [--host 127.0.0.1] [--port 8004] [--state-dir DIR] [--config-file FILE]
+                    [--engine-threads N]
+
+With no configuration file: SQLite in the state directory (``$KEEL_STATE_DIR``, by default
+``~/.local/share/openkeel``), the convergence steps on threads of this process instead of
+a broker, and the ``noauth`` flavor (``X-Auth-User``/``X-Auth-Project`` name the caller).
+A configuration file may name another database; a flavor it names wins over noauth.
+The database is taken to the head revision at start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+from types import FrameType
+from typing import Any
+
+from keel_app.common import config
+from keel_app.web.auth_noauth import DEFAULT_IDENTITY
+
+LOG = logging.getLogger(__name__)
+
+NOAUTH_FLAVOR = "noauth"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8004
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+DESCRIPTION = """\
+Run the native API (heat-api v1) and an engine in one process, with no external
+service: SQLite in the state directory, convergence steps on threads of this process,
+and no Keystone (the noauth flavor: every caller is an admin; X-Auth-User and
+X-Auth-Project name the user and project, both "admin" when absent).
+"""
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "all-in-one",
+        help="Run the API and an engine in one process on the embedded default.",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--host", default=DEFAULT_HOST, help=f"Address (default {DEFAULT_HOST}).")
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"Port (default {DEFAULT_PORT})."
+    )
+    parser.add_argument("--state-dir", help="Directory of the SQLite database.")
+    parser.add_argument(
+        "--config-file", action="append", default=[], help="A heat.conf; repeat for more."
+    )
+    parser.add_argument("--config-dir", help="A directory of heat.conf fragments.")
+    parser.add_argument("--engine-threads", type=int, default=4, help="Engine threads (4).")
+    parser.set_defaults(handler=run)
+
+
+def load_conf(arguments: argparse.Namespace) -> Any:
+    if arguments.state_dir:
+        os.environ[config.STATE_DIR_ENV] = os.path.abspath(arguments.state_dir)
+    argv: list[str] = []
+    for path in arguments.config_file:
+        argv += ["--config-file", path]
+    if arguments.config_dir:
+        argv += ["--config-dir", arguments.config_dir]
+    # An explicit file is all that is read: the machine's /etc/heat belongs to a real Heat.
+    conf = config.load(argv, default_config_files=[])
+    if not conf.paste_deploy.flavor:
+        conf.set_override("flavor", NOAUTH_FLAVOR, group="paste_deploy")
+    return conf
+
+
+def _stop_on_signal(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def run(arguments: argparse.Namespace) -> int:
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    conf = load_conf(arguments)
+    # Imported here: `keel template validate` needs neither the engine nor a server.
+    from keel_app.cli import embedded_engine
+    from keel_app.web import create_app
+    from keel_app.web.server import bound_port, make_server
+
+    engine = embedded_engine.start(conf, threads=arguments.engine_threads)
+    app = create_app({"HEAT_CONF": conf, "ENGINE_CLIENT": engine.client})
+    server = make_server(app, arguments.host, arguments.port)
+    port = bound_port(server)
+    print(
+        f"OpenKeel all-in-one: native API on http://{arguments.host}:{port}/v1/"
+        f"{DEFAULT_IDENTITY} (database {config.database_url(conf)})",
+        flush=True,
+    )
+    signal.signal(signal.SIGTERM, _stop_on_signal)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        LOG.info("stopping")
+    finally:
+        server.close()
+        engine.stop()
+    return 0

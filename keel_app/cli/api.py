@@ -1,0 +1,58 @@
+"""``keel-api``: the native API (heat-api v1) on a production WSGI server.
+
+    keel-api [--config-file heat.conf] [--config-dir DIR] [--host H] [--port P] [--threads N]
+
+It listens on heat.conf's ``[heat_api] bind_host``/``bind_port`` (8004) unless the
+flags say otherwise, authenticates as ``[paste_deploy] flavor`` says, and sends every
+call to the engines (``keel-worker``) over heat.conf's ``transport_url``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+from collections.abc import Sequence
+from types import FrameType
+
+from keel_app.common import config
+
+LOG = logging.getLogger(__name__)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="keel-api", description="Serve the native API.")
+    parser.add_argument("--host", help="Address to listen on ([heat_api] bind_host).")
+    parser.add_argument("--port", type=int, help="Port to listen on ([heat_api] bind_port).")
+    parser.add_argument("--threads", type=int, default=8, help="Request threads (default 8).")
+    return parser
+
+
+def _stop_on_signal(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments, rest = build_parser().parse_known_args(argv)
+    conf = config.load(rest)
+    logging.basicConfig(level=logging.DEBUG if conf.debug else logging.INFO)
+    # Imported after parsing, so that --help needs neither Flask nor the broker library.
+    from keel_app.web import create_app
+    from keel_app.web.server import bound_port, make_server
+
+    host = arguments.host or conf.heat_api.bind_host
+    port = conf.heat_api.bind_port if arguments.port is None else arguments.port
+    server = make_server(create_app({"HEAT_CONF": conf}), host, port, arguments.threads)
+    LOG.info("keel-api: native API on http://%s:%d/v1", host, bound_port(server))
+    signal.signal(signal.SIGTERM, _stop_on_signal)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        LOG.info("stopping")
+    finally:
+        server.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

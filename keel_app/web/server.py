@@ -1,0 +1,32 @@
+"""Serving the WSGI apps on a socket with waitress, a production server on threads
+(heat-api runs on threads too, since Heat 27 dropped eventlet)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import waitress
+from waitress.server import BaseWSGIServer, MultiSocketServer
+
+DEFAULT_THREADS = 8
+
+
+def make_server(
+    application: Any, host: str, port: int, threads: int = DEFAULT_THREADS
+) -> BaseWSGIServer | MultiSocketServer:
+    """A server bound to ``host``:``port`` (port 0: any free one); ``run()`` serves it."""
+    return waitress.create_server(
+        application,
+        host=host,
+        port=port,
+        threads=threads,
+        # The URLs the APIs put in Location headers and links come from the request's Host.
+        url_scheme="http",
+        ident="openkeel",
+    )
+
+
+def bound_port(server: BaseWSGIServer | MultiSocketServer) -> int:
+    """The port the server listens on (the one picked for port 0)."""
+    port: int = server.effective_port  # type: ignore[union-attr]
+    return port

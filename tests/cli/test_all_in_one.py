@@ -1,0 +1,185 @@
+"""``keel all-in-one``: the API and an engine in one process on the embedded default."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from keel_app.cli import all_in_one, embedded_engine
+from keel_app.common import config
+from keel_app.common.context import RequestContext
+from keel_app.models import Stack
+from keel_app.models.database import Database
+from keel_app.models.maintenance import services
+from keel_app.models.maintenance.stack_status import RESET_REASON
+from tests.engine.service.chain import ENVIRONMENT, TEMPLATE
+from tests.models.api import factories
+
+CALLER = RequestContext(
+    user_id="admin", username="admin", project_id="admin", roles=["admin", "member"]
+)
+
+
+def arguments(**values: Any) -> argparse.Namespace:
+    defaults = {"state_dir": None, "config_file": [], "config_dir": None}
+    return argparse.Namespace(**{**defaults, **values})
+
+
+@pytest.fixture
+def engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    monkeypatch.setenv(config.STATE_DIR_ENV, str(tmp_path))
+    started = embedded_engine.start(all_in_one.load_conf(arguments()), threads=2)
+    yield started
+    started.stop()
+
+
+def wait_for_status(engine: Any, identity: dict[str, Any], timeout: float = 30) -> str:
+    deadline = time.monotonic() + timeout
+    while True:
+        shown = engine.client.show_stack(CALLER, identity)[0]
+        status = f"{shown['stack_action']}_{shown['stack_status']}"
+        if not status.endswith("IN_PROGRESS") or time.monotonic() > deadline:
+            return status
+        time.sleep(0.05)
+
+
+def test_the_embedded_default_is_sqlite_in_the_state_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(config.STATE_DIR_ENV, str(tmp_path))
+    conf = all_in_one.load_conf(arguments())
+
+    assert config.database_url(conf) == f"sqlite:///{tmp_path / 'openkeel.sqlite'}"
+    assert conf.paste_deploy.flavor == "noauth"
+
+
+def test_a_flavor_named_by_the_configuration_file_wins(tmp_path: Path) -> None:
+    heat_conf = tmp_path / "heat.conf"
+    heat_conf.write_text("[paste_deploy]\nflavor = keystone\n")
+
+    conf = all_in_one.load_conf(arguments(config_file=[str(heat_conf)]))
+
+    assert conf.paste_deploy.flavor == "keystone"
+
+
+def test_the_engine_threads_build_a_stack_while_the_caller_waits(engine: Any) -> None:
+    identity = engine.client.create_stack(CALLER, "web", TEMPLATE, ENVIRONMENT, {}, {})
+
+    assert wait_for_status(engine, identity) == "CREATE_COMPLETE"
+    outputs = engine.client.show_stack(CALLER, identity)[0]["outputs"]
+    assert {output["output_key"]: output["output_value"] for output in outputs}["joined"] == (
+        "X-hello"
+    )
+
+
+def test_the_engine_threads_delete_a_stack(engine: Any) -> None:
+    identity = engine.client.create_stack(CALLER, "web", TEMPLATE, ENVIRONMENT, {}, {})
+    assert wait_for_status(engine, identity) == "CREATE_COMPLETE"
+
+    engine.client.delete_stack(CALLER, identity)
+
+    deadline = time.monotonic() + 30
+    while engine.client.list_stacks(CALLER) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert engine.client.list_stacks(CALLER) == []
+
+
+def test_the_engine_reports_a_service_row(engine: Any) -> None:
+    rows = services.list_services(engine.database)
+
+    assert [(row.engine_id, row.binary, row.status) for row in rows] == [
+        (engine.settings.engine_id, "heat-engine", "up")
+    ]
+
+
+def in_progress_stack(database: Database) -> str:
+    stack = factories.stack(database, action="CREATE", status="IN_PROGRESS")
+    factories.resource(database, stack.id, action="CREATE", status="IN_PROGRESS", engine_id="old")
+    return stack.id
+
+
+def test_a_stack_an_earlier_run_left_in_progress_is_reset(tmp_path: Path) -> None:
+    database = factories.migrated_database(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    stack_id = in_progress_stack(database)
+
+    assert embedded_engine.reset_orphaned_stacks(database) == [stack_id]
+
+    row = factories.row(database, Stack, stack_id)
+    assert (row.action, row.status, row.status_reason) == ("CREATE", "FAILED", RESET_REASON)
+    database.dispose()
+
+
+def test_nothing_is_reset_while_another_engine_is_up(tmp_path: Path) -> None:
+    database = factories.migrated_database(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    stack_id = in_progress_stack(database)
+    services.register_service(
+        database,
+        engine_id="other",
+        host="h",
+        hostname="h",
+        binary="heat-engine",
+        topic="engine",
+        report_interval=60,
+    )
+
+    assert embedded_engine.reset_orphaned_stacks(database) == []
+    assert factories.row(database, Stack, stack_id).status == "IN_PROGRESS"
+    database.dispose()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "keel_app.cli.keel",
+            "all-in-one",
+            "--port",
+            "0",
+            "--state-dir",
+            str(tmp_path / "state"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
+    assert process.stdout is not None
+    banner = process.stdout.readline()
+    url = banner.split(" on ")[1].split(" ")[0]
+    yield process, url
+    if process.poll() is None:
+        process.kill()
+        process.wait()
+    process.stdout.close()
+
+
+def test_the_command_serves_the_native_api_and_stops_on_sigterm(
+    served: tuple[subprocess.Popen[str], str], tmp_path: Path
+) -> None:
+    process, url = served
+    assert url.startswith("http://127.0.0.1:") and url.endswith("/v1/admin")
+
+    with urllib.request.urlopen(f"{url}/build_info", timeout=10) as response:
+        assert json.load(response) == {
+            "api": {"revision": "unknown"},
+            "engine": {"revision": "unknown"},
+        }
+
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=30) == 0
+    database = Database(f"sqlite:///{tmp_path / 'state' / 'openkeel.sqlite'}")
+    assert services.list_services(database) == []
+    database.dispose()

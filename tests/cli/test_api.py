@@ -1,0 +1,107 @@
+"""``keel-api`` and the WSGI module: the native API served from a heat.conf."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def write_conf(directory: Path, port: int) -> Path:
+    path = directory / "heat.conf"
+    path.write_text(
+        "[DEFAULT]\ntransport_url = rabbit://guest:guest@127.0.0.1:5672/\n"
+        f"[heat_api]\nbind_host = 127.0.0.1\nbind_port = {port}\n"
+        "[paste_deploy]\nflavor = noauth\n"
+    )
+    return path
+
+
+def versions(url: str, timeout: float = 20) -> tuple[int, dict[str, object]]:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=5)
+        except urllib.error.HTTPError as answer:  # 300 Multiple Choices is not a success
+            return answer.code, json.load(answer)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def test_keel_api_listens_on_the_heat_api_bind_address_of_heat_conf(tmp_path: Path) -> None:
+    port = free_port()
+    conf = write_conf(tmp_path, port)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "keel_app.cli.api", "--config-file", str(conf)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        status, document = versions(f"http://127.0.0.1:{port}/")
+        assert status == 300
+        assert document == {
+            "versions": [
+                {
+                    "id": "v1.0",
+                    "status": "CURRENT",
+                    "links": [{"rel": "self", "href": f"http://127.0.0.1:{port}/v1/"}],
+                }
+            ]
+        }
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_the_port_flag_overrides_heat_conf(tmp_path: Path) -> None:
+    port = free_port()
+    conf = write_conf(tmp_path, free_port())
+    process = subprocess.Popen(
+        [sys.executable, "-m", "keel_app.cli.api", "--config-file", str(conf), "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert versions(f"http://127.0.0.1:{port}/")[0] == 300
+    finally:
+        process.kill()
+        process.wait()
+
+
+WSGI_PROBE = """
+from keel_app.web.wsgi import application
+client = application.test_client()
+print(client.get("/").status_code, client.options("/v1/admin/build_info").status_code)
+"""
+
+
+def test_the_wsgi_module_builds_the_app_from_keel_config_file(tmp_path: Path) -> None:
+    conf = write_conf(tmp_path, free_port())
+    completed = subprocess.run(
+        [sys.executable, "-c", WSGI_PROBE],
+        env={**os.environ, "KEEL_CONFIG_FILE": str(conf), "PYTHONWARNINGS": "ignore"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert completed.returncode == 0, completed.stderr
+    # The versions document, and the OPTIONS answer of a v1 route: neither needs an engine.
+    assert completed.stdout.split() == ["300", "204"]
