@@ -17,7 +17,6 @@ import collections.abc
 import copy
 import functools
 import itertools
-import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -27,19 +26,17 @@ from keel_app.engine import constraints
 from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import Schema
 from keel_app.engine.resource import AttributeSchema
-from keel_app.engine.resource.stack_resource import RESTART, TARGET_ACTION, StackResource
+from keel_app.engine.resource.stack_resource import StackResource
 from keel_app.engine.stack import template_store
 from keel_app.engine.template import Template, function
 from keel_app.engine.template.functions.references import select_from_attribute
 from keel_app.engine.template.output import OutputDefinition
 from keel_app.engine.template.resource_definition import ResourceDefinition
 from keel_app.resources import group_members
-from keel_app.resources.heat import scaling
+from keel_app.resources.heat import group_steps, scaling
+from keel_app.resources.heat.group_steps import RESIZE
 
 SKIPLIST_KEY = "name_blacklist"
-# The steps of a create or an update, as they travel in the step's token.
-RESIZE, BATCH, PAUSE = "resize", "batch", "pause"
-STEPS, INDEX, CHILD, RESUME_AT = "steps", "index", "child", "resume_at"
 
 
 class ResourceGroup(StackResource):
@@ -388,35 +385,10 @@ used for substitution can be customized by using the `index_var` property.
 
     @staticmethod
     def _steps_token(steps: list[list[Any]]) -> dict[str, Any]:
-        return {STEPS: steps, INDEX: 0, CHILD: None, RESUME_AT: None}
+        return group_steps.steps_token(steps)
 
     def _run_steps(self, token: dict[str, Any]) -> bool:
-        """Run the steps on from where the token says; True once all are done.
-
-        A step updates the nested stack and waits for it; a pause waits on the clock.
-        A nested stack that had to be created empty first runs its step again.
-        """
-        steps = token[STEPS]
-        while token[INDEX] < len(steps):
-            step = steps[token[INDEX]]
-            if step[0] == PAUSE:
-                if token[RESUME_AT] is None:
-                    token[RESUME_AT] = self.stack.now() + step[1]
-                if self.stack.now() < token[RESUME_AT]:
-                    return False
-                token[RESUME_AT] = None
-            elif token[CHILD] is None:
-                token[CHILD] = self._start_step(step)
-                return False
-            else:
-                child = token[CHILD]
-                if not self._check_status_complete(child[TARGET_ACTION]):
-                    return False
-                token[CHILD] = None
-                if child.get(RESTART):
-                    continue
-            token[INDEX] += 1
-        return True
+        return group_steps.run_steps(self, token, self._start_step)
 
     def _start_step(self, step: list[Any]) -> dict[str, Any]:
         if step[0] == RESIZE:
@@ -434,12 +406,6 @@ used for substitution can be customized by using the `index_var` property.
             policy[self.MIN_IN_SERVICE], policy[self.MAX_BATCH_SIZE], policy[self.PAUSE_TIME]
         )
 
-    def _update_timeout(self, batch_count: int, pause_seconds: float) -> float:
-        total_pause = pause_seconds * max(batch_count - 1, 0)
-        if total_pause >= self.stack.timeout_secs():
-            raise ValueError("The current update policy will result in stack update timeout.")
-        return float(self.stack.timeout_secs() - total_pause)
-
     def _batch_steps(
         self, min_in_service: int, batch_size: int, pause_seconds: float
     ) -> list[list[Any]]:
@@ -447,17 +413,8 @@ used for substitution can be customized by using the `index_var` property.
         inspector = group_members.GroupInspector(self)
         skipped = self._count_skipped(inspector.member_names(include_failed=False))
         current_capacity = inspector.size(include_failed=True) - skipped
-        batches = list(
-            scaling.batches(self.get_size(), current_capacity, batch_size, min_in_service)
-        )
-        # The nested stack's timeout is in minutes.
-        timeout_mins = math.ceil(self._update_timeout(len(batches), pause_seconds) / 60)
-        steps: list[list[Any]] = []
-        for index, (capacity, max_updates) in enumerate(batches):
-            steps.append([BATCH, capacity, max_updates, timeout_mins])
-            if index < len(batches) - 1 and pause_seconds > 0:
-                steps.append([PAUSE, pause_seconds])
-        return steps
+        batches = scaling.batches(self.get_size(), current_capacity, batch_size, min_in_service)
+        return group_steps.batch_steps(self.stack, batches, pause_seconds)
 
     def _assemble_for_rolling_update(
         self,
