@@ -70,11 +70,40 @@ METHODS: dict[str, ServiceFunction] = {
     "abandon_stack": ServiceFunction("stack_abandon:abandon_stack"),
     "export_stack": ServiceFunction("stack_abandon:export_stack"),
     "stack_cancel_update": ServiceFunction("stack_cancel:stack_cancel_update"),
+    "stack_suspend": ServiceFunction("stack_actions:stack_suspend"),
+    "stack_resume": ServiceFunction("stack_actions:stack_resume"),
+    "stack_check": ServiceFunction("stack_actions:stack_check"),
+    "stack_snapshot": ServiceFunction("snapshots:stack_snapshot"),
+    "show_snapshot": ServiceFunction("snapshots:show_snapshot"),
+    "stack_list_snapshots": ServiceFunction("snapshots:stack_list_snapshots"),
+    "delete_snapshot": ServiceFunction("snapshots:delete_snapshot"),
+    "stack_restore": ServiceFunction("snapshots:stack_restore"),
+    "resource_mark_unhealthy": ServiceFunction("resource_state:resource_mark_unhealthy"),
+    "find_physical_resource": ServiceFunction("resource_state:find_physical_resource"),
     "resource_signal": ServiceFunction("signals:resource_signal"),
     "show_software_config": ServiceFunction("software_configs:show_software_config"),
     "list_software_configs": ServiceFunction("software_configs:list_software_configs"),
     "create_software_config": ServiceFunction("software_configs:create_software_config"),
     "delete_software_config": ServiceFunction("software_configs:delete_software_config"),
+    "list_software_deployments": ServiceFunction("software_deployments:list_software_deployments"),
+    "metadata_software_deployments": ServiceFunction(
+        "software_deployments:metadata_software_deployments"
+    ),
+    "show_software_deployment": ServiceFunction("software_deployments:show_software_deployment"),
+    "check_software_deployment": ServiceFunction("software_deployments:check_software_deployment"),
+    "create_software_deployment": ServiceFunction(
+        "software_deployments:create_software_deployment"
+    ),
+    "update_software_deployment": ServiceFunction(
+        "software_deployments:update_software_deployment"
+    ),
+    "delete_software_deployment": ServiceFunction(
+        "software_deployments:delete_software_deployment"
+    ),
+    "signal_software_deployment": ServiceFunction(
+        "software_deployments:signal_software_deployment"
+    ),
+    "list_services": ServiceFunction("services:list_services"),
 }
 
 

@@ -1,0 +1,320 @@
+"""The software deployment calls of the RPC surface: a config deployed to a server.
+
+A deployment is seen by its project and by its stack-user project (the server's
+credentials), and by admins. Creating, deleting, or moving a deployment to another
+config rewrites the server's metadata (``server_metadata``). A signal from the server
+records its outputs and settles an ``IN_PROGRESS`` deployment as ``COMPLETE`` or
+``FAILED``; ``check_software_deployment`` waits for that.
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+import uuid
+from typing import Any
+
+from keel_app.common import exception
+from keel_app.engine.api_format import isotime
+from keel_app.engine.service.server_metadata import (
+    deployed_configs,
+    push_server_metadata,
+    visible_deployments,
+)
+from keel_app.engine.service.software_configs import show_software_config
+from keel_app.engine.settings import EngineSettings
+from keel_app.models.base import utcnow
+from keel_app.models.database import Database
+from keel_app.models.software import SoftwareConfig, SoftwareDeployment
+
+IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
+STATUS_CODE = "deploy_status_code"
+# The outputs every deployment has, whatever its config declares.
+STANDARD_OUTPUTS = ("deploy_stdout", "deploy_stderr", STATUS_CODE)
+MAX_PROJECT_ID_LENGTH = 64
+CHECK_INTERVAL = 1.0
+
+
+class Timeout(Exception):
+    """``check_software_deployment`` ran out of time with the deployment still in progress."""
+
+
+def format_software_deployment(
+    deployment: SoftwareDeployment, config_id: str | None = None
+) -> dict[str, Any]:
+    answer: dict[str, Any] = {
+        "id": deployment.id,
+        "server_id": deployment.server_id,
+        "input_values": deployment.input_values,
+        "output_values": deployment.output_values,
+        "action": deployment.action,
+        "status": deployment.status,
+        "status_reason": deployment.status_reason,
+        "config_id": config_id or deployment.config_id,
+        "creation_time": isotime(deployment.created_at),
+    }
+    if deployment.updated_at:
+        answer["updated_time"] = isotime(deployment.updated_at)
+    return answer
+
+
+def visible_deployment(database: Database, context: Any, deployment_id: str) -> SoftwareDeployment:
+    with database.transaction() as session:
+        row = session.get(SoftwareDeployment, deployment_id) if deployment_id else None
+    if (
+        row is not None
+        and not context.is_admin
+        and context.project_id not in (row.tenant, row.stack_user_project_id)
+    ):
+        row = None
+    if row is None:
+        raise exception.NotFound(f"Deployment with id {deployment_id} not found")
+    return row
+
+
+def _check_config(
+    context: Any, settings: EngineSettings, database: Database, config_id: str | None
+) -> None:
+    """NotFound unless the caller may deploy the config."""
+    if config_id is None:
+        raise exception.NotFound("Software config with id None not found")
+    show_software_config(context, settings, database, None, config_id=config_id)
+
+
+def _declared_outputs(database: Database, config_id: str) -> list[Any]:
+    # The server's own credentials signal: its config is read whoever owns it.
+    with database.transaction() as session:
+        config = session.get(SoftwareConfig, config_id)
+    stored = (config.config if config is not None else None) or {}
+    return list(stored.get("outputs") or [])
+
+
+def parse_isotime(text: str) -> datetime.datetime:
+    """An ISO 8601 time as naive UTC, as Heat stores a signal's time."""
+    try:
+        moment = datetime.datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        raise ValueError(f"Unable to parse date string {text!r}") from None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(datetime.UTC).replace(tzinfo=None)
+    return moment
+
+
+# The calls
+
+
+def list_software_deployments(
+    context: Any,
+    settings: EngineSettings,
+    database: Database,
+    dispatcher: Any,
+    *,
+    server_id: str | None = None,
+) -> list[dict[str, Any]]:
+    return [
+        format_software_deployment(deployment)
+        for deployment, _ in visible_deployments(database, context, server_id)
+    ]
+
+
+def metadata_software_deployments(
+    context: Any,
+    settings: EngineSettings,
+    database: Database,
+    dispatcher: Any,
+    *,
+    server_id: str,
+) -> list[dict[str, Any]]:
+    return deployed_configs(database, context, server_id)
+
+
+def show_software_deployment(
+    context: Any,
+    settings: EngineSettings,
+    database: Database,
+    dispatcher: Any,
+    *,
+    deployment_id: str,
+) -> dict[str, Any]:
+    return format_software_deployment(visible_deployment(database, context, deployment_id))
+
+
+def check_software_deployment(
+    context: Any,
+    settings: EngineSettings,
+    database: Database,
+    dispatcher: Any,
+    *,
+    deployment_id: str,
+    timeout: float | None,
+) -> dict[str, Any]:
+    """The deployment once it is no longer in progress, looked at once a second."""
+    deadline = None if timeout is None else time.monotonic() + float(timeout)
+    while True:
+        deployment = visible_deployment(database, context, deployment_id)
+        if deployment.status != IN_PROGRESS:
+            return format_software_deployment(deployment)
+        if deadline is not None and time.monotonic() + CHECK_INTERVAL > deadline:
+            raise Timeout("Task _check Timed out")
+        time.sleep(CHECK_INTERVAL)
+
+
+def create_software_deployment(
+    context: Any,
+    settings: EngineSettings,
+    database: Database,
+    dispatcher: Any,
+    *,
+    server_id: str,
+    config_id: str | None = None,
+    input_values: Any = None,
+    action: str | None = "INIT",
+    status: str | None = "COMPLETE",
+    status_reason: Any = "",
+    stack_user_project_id: str | None = None,
+    deployment_id: str | None = None,
+) -> dict[str, Any]:
+    if stack_user_project_id is not None and len(stack_user_project_id) > MAX_PROJECT_ID_LENGTH:
+        raise exception.Invalid(
+            reason='"stack_user_project_id" should be no more than 64 characters'
+        )
+    _check_config(context, settings, database, config_id)
+    if not server_id:
+        # Heat lets the insert fail on the NOT NULL column (docs/divergences.md).
+        raise exception.Invalid(reason='"server_id" must be specified')
+    row = SoftwareDeployment(
+        id=deployment_id or str(uuid.uuid4()),
+        config_id=config_id,
+        server_id=server_id,
+        input_values=input_values,
+        tenant=context.project_id,
+        stack_user_project_id=stack_user_project_id,
+        action=action,
+        status=status,
+        # Heat stores the reason's text, "None" for none.
+        status_reason=str(status_reason),
+    )
+    with database.transaction() as session:
+        session.add(row)
+    created = visible_deployment(database, context, row.id)
+    push_server_metadata(database, context, server_id)
+    return format_software_deployment(created)
+
+
+def update_software_deployment(
+    context: Any,
+    settings: EngineSettings,
+    database: Database,
+    dispatcher: Any,
+    *,
+    deployment_id: str,
+    config_id: str | None = None,
+    input_values: Any = None,
+    output_values: Any = None,
+    action: str | None = None,
+    status: str | None = None,
+    status_reason: Any = None,
+    updated_at: str | None = None,
+) -> dict[str, Any]:
+    """Change what is given (empty values count as not given), stamped with ``updated_at``
+    or now. The answer names the config the deployment had before, as Heat's does."""
+    stamp = parse_isotime(updated_at) if updated_at else utcnow()
+    changes: dict[str, Any] = {}
+    if config_id:
+        _check_config(context, settings, database, config_id)
+        changes["config_id"] = config_id
+    if input_values:
+        changes["input_values"] = input_values
+    if output_values:
+        changes["output_values"] = output_values
+    if action:
+        changes["action"] = action
+    if status:
+        changes["status"] = status
+    if status_reason:
+        changes["status_reason"] = str(status_reason)
+    changes["updated_at"] = stamp
+    previous = visible_deployment(database, context, deployment_id)
+    with database.transaction() as session:
+        row = session.get(SoftwareDeployment, previous.id)
+        if row is None:
+            raise exception.NotFound(f"Deployment with id {deployment_id} not found")
+        for name, value in changes.items():
+            setattr(row, name, value)
+    updated = visible_deployment(database, context, deployment_id)
+    if config_id:
+        push_server_metadata(database, context, updated.server_id)
+    return format_software_deployment(updated, config_id=previous.config_id)
+
+
+def delete_software_deployment(
+    context: Any,
+    settings: EngineSettings,
+    database: Database,
+    dispatcher: Any,
+    *,
+    deployment_id: str,
+) -> None:
+    deployment = visible_deployment(database, context, deployment_id)
+    with database.transaction() as session:
+        row = session.get(SoftwareDeployment, deployment.id)
+        if row is not None:
+            session.delete(row)
+    push_server_metadata(database, context, deployment.server_id)
+
+
+def signal_software_deployment(
+    context: Any,
+    settings: EngineSettings,
+    database: Database,
+    dispatcher: Any,
+    *,
+    deployment_id: str,
+    details: Any,
+    updated_at: str | None = None,
+) -> str | None:
+    """Record a server's outputs for an in-progress deployment; a sentence saying how it
+    went (the signal's event reason), or None when the deployment was not waiting."""
+    if not deployment_id:
+        raise ValueError("deployment_id must be specified")
+    deployment = visible_deployment(database, context, deployment_id)
+    if deployment.status != IN_PROGRESS:
+        return None
+    details = details or {}
+    output_values = dict(deployment.output_values or {})
+    status = None
+    failures: dict[str, Any] = {}
+    status_code = details.get(STATUS_CODE)
+    if status_code and str(status_code) != "0":
+        status = FAILED
+        failures[STATUS_CODE] = f"Deployment exited with non-zero status code: {status_code}"
+        reason = f"deployment {deployment_id} failed ({status_code})"
+    else:
+        reason = f"deployment {deployment_id} succeeded"
+    for output in _declared_outputs(database, deployment.config_id):
+        name = output["name"]
+        if name in details:
+            output_values[name] = details[name]
+            if output.get("error_output", False):
+                status = FAILED
+                failures[name] = details[name]
+                reason = f"deployment {deployment_id} failed"
+    for name in STANDARD_OUTPUTS:
+        output_values[name] = details.get(name)
+    if status == FAILED:
+        status_reason = ", ".join(f"{name} : {value}" for name, value in failures.items())
+    else:
+        status = COMPLETE
+        status_reason = "Outputs received"
+    update_software_deployment(
+        context,
+        settings,
+        database,
+        dispatcher,
+        deployment_id=deployment_id,
+        output_values=output_values,
+        status=status,
+        status_reason=status_reason,
+        updated_at=updated_at,
+    )
+    return reason
