@@ -1,0 +1,116 @@
+"""The CloudFormation-compatible query API (heat-api-cfn v1) as a Flask application.
+
+Request flow, outermost first, as in heat-api-cfn's pipeline: ``/healthcheck`` beside
+everything, request id, version negotiation (the same as the native API's), then Flask:
+authentication (EC2 signatures checked by Keystone, or the ``noauth`` flavor of the
+embedded default, which Heat's CFN API does not have), the request context, the routes
+of ``actions``. Errors are AWS error documents (``errors``), except for unknown URLs,
+which get webob's bare 404 as in Heat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import flask
+from oslo_config import cfg
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
+from werkzeug.wrappers import Response
+
+from keel_app.common import config as heat_config
+from keel_app.web import auth_noauth, plain_errors, request_context
+from keel_app.web.cfn import actions, errors, serialization
+from keel_app.web.healthcheck import Healthcheck
+from keel_app.web.request_id import RequestId
+from keel_app.web.v1.util import ENGINE_CLIENT_KEY
+from keel_app.web.version_negotiation import VersionNegotiation
+
+NOAUTH_FLAVOR = "noauth"
+# Heat's CFN pipelines: "default" (EC2 signatures, then Keystone tokens) and "standalone".
+EC2_FLAVORS = (None, "", "default", "standalone")
+
+
+def create_cfn_app(config: Mapping[str, Any] | None = None) -> flask.Flask:
+    """The CFN API; ``config["HEAT_CONF"]`` is the parsed heat.conf (loaded when absent),
+    ``config["ENGINE_CLIENT"]`` the ``EngineClient`` the actions call (by default one
+    over the Celery transport, made from heat.conf)."""
+    app = flask.Flask(__name__)
+    app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False
+    if config is not None:
+        app.config.update(config)
+    conf: cfg.ConfigOpts = app.config.get("HEAT_CONF") or heat_config.load([])
+    app.config["HEAT_CONF"] = conf
+    app.config["HEAT_DEBUG"] = conf.debug
+    if app.config.get(ENGINE_CLIENT_KEY) is None:
+        # Imported here: only an API that talks to a broker needs the Celery app.
+        from keel_app.web import celery_engine_client
+
+        app.config[ENGINE_CLIENT_KEY] = celery_engine_client(conf)
+
+    install_auth(app, conf)
+    request_context.install(app)
+    actions.install(app)
+    app.register_error_handler(errors.CfnError, answer_error)
+    app.register_error_handler(HTTPException, answer_http_exception)
+    app.register_error_handler(Exception, answer_unexpected)
+
+    app.wsgi_app = Healthcheck(  # type: ignore[method-assign]
+        RequestId(VersionNegotiation(EmptyPathNotFound(app.wsgi_app)))
+    )
+    return app
+
+
+def install_auth(app: flask.Flask, conf: cfg.ConfigOpts) -> None:
+    flavor = conf.paste_deploy.flavor
+    if flavor == NOAUTH_FLAVOR:
+        auth_noauth.install(app, conf.noauth.token_response)
+        return
+    if flavor in EC2_FLAVORS:
+        from keel_app.web.cfn import ec2_keystone, ec2token
+
+        if conf.ec2authtoken.multi_cloud:
+            raise RuntimeError("[ec2authtoken] multi_cloud is not supported yet")
+        ec2token.install(app, ec2_keystone.service_adapter(conf))
+        return
+    raise RuntimeError(
+        f"[paste_deploy] flavor {flavor!r} has no CFN pipeline; use the default, "
+        f"standalone or {NOAUTH_FLAVOR}"
+    )
+
+
+def answer_error(error: errors.CfnError) -> Response:
+    # A raised error is always XML: Heat writes its body when it is created.
+    return serialization.xml_response(error.body(), error.code)
+
+
+def answer_http_exception(exception: HTTPException) -> Response:
+    accept = flask.request.headers.get("Accept", "")
+    if isinstance(exception, NotFound | MethodNotAllowed):
+        # Heat's router knows URLs with their methods: any other pair matches nothing.
+        return plain_errors.not_found(accept)
+    code = exception.code or 500
+    return plain_errors.plain_error(code, exception.name, exception.description or "", accept)
+
+
+def answer_unexpected(exception: Exception) -> Response:
+    debug = flask.current_app.config["HEAT_DEBUG"]
+    flask.current_app.logger.error(
+        "Unexpected error occurred serving API: %s",
+        exception,
+        exc_info=exception if debug else None,
+    )
+    return answer_error(errors.HeatInternalFailureError())
+
+
+class EmptyPathNotFound:
+    """``/v1`` without a slash leaves no path at all, which Heat's router matches to nothing."""
+
+    def __init__(self, application: Any) -> None:
+        self.application = application
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        if environ.get("PATH_INFO", "") == "":
+            response = plain_errors.not_found(environ.get("HTTP_ACCEPT", ""))
+            return response(environ, start_response)
+        return self.application(environ, start_response)
