@@ -155,6 +155,10 @@ class Bridge:
                 except TimeoutError:
                     continue
             consumer.cancel()
+            # As oslo does on a clean stop: this listener's fanout queues are its own.
+            for queue in consumer.queues:
+                if queue.exchange.type == "fanout":
+                    queue(channel).delete()
 
     def stop(self) -> None:
         self._stopped.set()
