@@ -23,6 +23,7 @@ class EngineSettings:
     max_template_size: int = 524288
     max_json_body_size: int = 1048576
     max_events_per_stack: int = 1000
+    max_snapshots_per_stack: int = 32
     event_purge_batch_size: int = 200
     action_retry_limit: int = 5
     stack_action_timeout: int = 3600
@@ -56,6 +57,7 @@ def from_conf(conf: Any, engine_id: str | None = None) -> EngineSettings:
         "max_template_size": conf.max_template_size,
         "max_json_body_size": conf.max_json_body_size,
         "max_events_per_stack": conf.max_events_per_stack,
+        "max_snapshots_per_stack": conf.max_snapshots_per_stack,
         "event_purge_batch_size": conf.event_purge_batch_size,
         "action_retry_limit": conf.action_retry_limit,
         "stack_action_timeout": conf.stack_action_timeout,

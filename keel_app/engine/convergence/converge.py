@@ -17,7 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from keel_app.common import exception
-from keel_app.engine.convergence import sync_point
+from keel_app.engine.convergence import stack_snapshots, sync_point
 from keel_app.engine.convergence.runtime import (
     ADMIN,
     ConvergenceStack,
@@ -26,10 +26,12 @@ from keel_app.engine.convergence.runtime import (
 )
 from keel_app.engine.convergence.traversal_graph import (
     NODE_TYPE_SNAPSHOT,
+    ConvergenceNode,
     compute_dependencies,
     edges_document,
 )
 from keel_app.engine.dispatch import Dispatcher
+from keel_app.engine.resource.operations import STACK_OPERATIONS
 from keel_app.engine.template.base import Template
 from keel_app.models.api import stacks
 from keel_app.models.api.resources import create_resources, engines_holding_locks
@@ -71,17 +73,21 @@ def converge_stack(
         stack.converge = new_stack.converge
         values.update(disable_rollback=stack.disable_rollback, timeout=stack.timeout_mins)
         tags = list(new_stack.tags or [])
-    if action not in (stack.CREATE, stack.ADOPT):
-        # The template being replaced is what a rollback goes back to.
-        stack.prev_raw_template_id = stack.raw_template_id
-        values["prev_raw_template_id"] = stack.prev_raw_template_id
-    if template.id is None:
-        store_template(stack.database, template, stack.settings)
-    stack.defn = stack.defn.clone_with_new_template(
-        template, stack.identifier(), clear_resource_data=True
-    )
-    stack._resources = None
-    stack.raw_template_id = template.id
+    if action in STACK_OPERATIONS:
+        # The resources act as they are: the template and the way back stay.
+        assert new_stack is None
+    else:
+        if action not in (stack.CREATE, stack.ADOPT):
+            # The template being replaced is what a rollback goes back to.
+            stack.prev_raw_template_id = stack.raw_template_id
+            values["prev_raw_template_id"] = stack.prev_raw_template_id
+        if template.id is None:
+            store_template(stack.database, template, stack.settings)
+        stack.defn = stack.defn.clone_with_new_template(
+            template, stack.identifier(), clear_resource_data=True
+        )
+        stack._resources = None
+        stack.raw_template_id = template.id
     if action != stack.CREATE:
         stack.updated_time = utcnow()
         values["updated_at"] = stack.updated_time
@@ -93,7 +99,7 @@ def converge_stack(
         status=stack.IN_PROGRESS,
         status_reason=reason,
         current_traversal=traversal,
-        raw_template_id=template.id,
+        raw_template_id=stack.raw_template_id,
     )
     if not stack.store(values, previous_traversal):
         LOG.warning(
@@ -183,6 +189,10 @@ def _start_traversal(
     )
     current_ids.update((row.name, row.id) for row in new_rows)
     graph = compute_dependencies(template_graph, current_ids, existing)
+    if stack.action == stack.DELETE:
+        # Each snapshot of the stack is deleted beside the resources, on its own.
+        for snapshot_id in stack_snapshots.snapshot_ids(stack.database, stack.id):
+            graph += ConvergenceNode(snapshot_id, False, NODE_TYPE_SNAPSHOT), None
     stack.current_deps = edges_document(graph)
     if not stack.store({"current_deps": stack.current_deps}, stack.current_traversal):
         LOG.warning("Traversal %s superseded before it started", stack.current_traversal)
@@ -198,8 +208,6 @@ def _start_traversal(
         mark_complete(stack)
         return
     for node in sorted(leaves, key=lambda node: (node.is_update, str(node.rsrc_id))):
-        if node.node_type == NODE_TYPE_SNAPSHOT:
-            continue
         dispatcher.send_check_resource(
             stack.context,
             resource_id=node.rsrc_id,
@@ -213,22 +221,34 @@ def _start_traversal(
         )
 
 
+def _post_reason(stack: ConvergenceStack, reason: str) -> str:
+    """A CHECK's reason says when some resource (at any depth) has no check of its own."""
+    if stack.action == stack.CHECK and not stack.supports_check_action():
+        return f"{reason}. 'CHECK' not fully supported (see resources)"
+    return reason
+
+
 def mark_complete(stack: ConvergenceStack) -> None:
     LOG.info("[%s(%s)] update traversal %s complete", stack.name, stack.id, stack.current_traversal)
-    if stack.state_set(
-        stack.action, stack.COMPLETE, f"Stack {stack.action} completed successfully"
-    ):
-        purge_db(stack)
+    reason = _post_reason(stack, f"Stack {stack.action} completed successfully")
+    if not stack.state_set(stack.action, stack.COMPLETE, reason):
+        return
+    if stack.action == stack.SNAPSHOT:
+        stack_snapshots.record_outcome(stack, reason, stack_snapshots.COMPLETE)
+    purge_db(stack)
 
 
 def mark_failed(stack: ConvergenceStack, reason: str, dispatcher: Dispatcher) -> bool:
     """FAILED, then a rollback unless disabled; False when the traversal was not current."""
+    reason = _post_reason(stack, reason)
     if not stack.state_set(stack.action, stack.FAILED, reason):
         return False
     if not stack.disable_rollback and stack.action in ROLLBACK_ACTIONS:
         LOG.info("Triggering rollback of %s %s", stack.name, stack.action)
         rollback(stack, dispatcher)
     else:
+        if stack.action == stack.SNAPSHOT:
+            stack_snapshots.record_outcome(stack, reason, stack_snapshots.FAILED)
         purge_db(stack)
     return True
 

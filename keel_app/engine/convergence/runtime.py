@@ -261,6 +261,26 @@ class ConvergenceStack:
             graph += resource.name, None
         return graph
 
+    def supports_check_action(self) -> bool:
+        """Whether every resource has a check of its own; a nested stack's resource
+        answers for the resources of its child stack, at any depth."""
+        rows = {row.name: row for row in self.resource_rows().values()}
+        for name, resource in self.resources.items():
+            row = rows.get(name)
+            child = None
+            if callable(getattr(resource, "nested_identifier", None)):
+                child_id = row.physical_resource_id if row is not None else None
+                if child_id:
+                    child = ConvergenceStack.load(
+                        self.context, self.database, self.settings, child_id
+                    )
+            if child is not None:
+                if not child.supports_check_action():
+                    return False
+            elif not callable(getattr(resource, "handle_check", None)):
+                return False
+        return True
+
     def __str__(self) -> str:
         return f'Stack "{self.name}" [{self.id}]'
 

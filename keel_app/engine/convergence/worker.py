@@ -19,16 +19,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from keel_app.common import exception
-from keel_app.engine.convergence import converge, sync_point
+from keel_app.engine.convergence import converge, snapshot_steps, sync_point
 from keel_app.engine.convergence.node_data import NodeData, load_resources_data
 from keel_app.engine.convergence.runtime import ADMIN, ConvergenceStack, load_template
 from keel_app.engine.convergence.traversal_graph import (
     NODE_TYPE_RESOURCE,
+    NODE_TYPE_SNAPSHOT,
     ConvergenceNode,
     traversal_graph,
 )
-from keel_app.engine.dispatch import CANCEL_CHECK_RESOURCE, CHECK_RESOURCE, Dispatcher, Message
-from keel_app.engine.resource import Resource
+from keel_app.engine.dispatch import (
+    CANCEL_CHECK_RESOURCE,
+    CHECK_RESOURCE,
+    CHECK_RESOURCE_DELETE_SNAPSHOT,
+    Dispatcher,
+    Message,
+)
+from keel_app.engine.resource import Resource, operations
 from keel_app.engine.resource.lifecycle import LOCK_RELEASE
 from keel_app.engine.settings import EngineSettings
 from keel_app.models.api import resources, stacks
@@ -61,11 +68,43 @@ class Worker:
         """Run a message of the worker topic (the LocalQueue's handler)."""
         if message.method == CHECK_RESOURCE:
             self.check_resource(message.context, **message.arguments)
+        elif message.method == CHECK_RESOURCE_DELETE_SNAPSHOT:
+            self.check_resource_delete_snapshot(message.context, **message.arguments)
         elif message.method == CANCEL_CHECK_RESOURCE:
             if message.engine_id == self.engine_id:
                 self.cancel_check_resource(message.context, **message.arguments)
         else:
             LOG.warning("No handler for %s", message.method)
+
+    def check_resource_delete_snapshot(
+        self,
+        context: Any,
+        snapshot_id: str,
+        resource_name: str,
+        start_time: str | None = None,
+        is_stack_delete: bool = False,
+        current_traversal: str | None = None,
+    ) -> None:
+        """One resource's part of deleting a snapshot (``snapshot_steps``)."""
+        snapshot_steps.check_resource_delete_snapshot(
+            self,
+            context,
+            snapshot_id,
+            resource_name,
+            start_time=start_time,
+            is_stack_delete=is_stack_delete,
+            current_traversal=current_traversal,
+        )
+
+    def report_to_stack(
+        self,
+        stack: ConvergenceStack,
+        current_traversal: str,
+        sender: ConvergenceNode,
+        roots: frozenset[Any],
+    ) -> None:
+        """A root of the traversal that is done reports to the stack's sync point."""
+        self._check_stack_complete(stack, current_traversal, sender, roots, {})
 
     # The step
 
@@ -83,6 +122,9 @@ class Worker:
         node_type: str = NODE_TYPE_RESOURCE,
         abandon: bool = False,
     ) -> None:
+        if node_type == NODE_TYPE_SNAPSHOT:
+            snapshot_steps.delete_snapshot_node(self, context, resource_id, current_traversal)
+            return
         input_data = sync_point.deserialize_input_data(data)
         # Cleanup nodes receive resource ids, not node data.
         resource_data = load_resources_data(input_data if is_update else {})
@@ -125,15 +167,39 @@ class Worker:
                 self.retrigger_check_resource(stack, resource.id)
                 return
             self._propagate(
-                stack, current_traversal, resource, is_update, dict(accumulated_failures or {})
+                stack,
+                current_traversal,
+                resource,
+                is_update,
+                dict(accumulated_failures or {}),
+                is_skip=skip_propagate,
             )
         except exception.ResourceFailure as failure:
             reason = f"Resource {failure.action or resource.action} failed: {failure}"
+            if stack.action == stack.CHECK:
+                self._check_failed(stack, current_traversal, resource, is_update, reason, message)
+                return
             self._handle_resource_failure(stack, current_traversal, resource, reason)
         except Exception as error:
             LOG.exception("Unexpected exception in resource check.")
             self._handle_resource_failure(stack, current_traversal, resource, str(error))
             raise
+
+    def _check_failed(
+        self,
+        stack: ConvergenceStack,
+        current_traversal: str,
+        resource: Any,
+        is_update: bool,
+        reason: str,
+        message: Mapping[str, Any],
+    ) -> None:
+        """A check that failed does not stop the CHECK traversal (Heat's rule): the
+        failure travels on with it, the resources that depend on this one are skipped,
+        and the stack fails once every node has reported."""
+        failures = dict(message["accumulated_failures"] or {})
+        failures[resource.name] = reason
+        self._propagate(stack, current_traversal, resource, is_update, failures, is_skip=True)
 
     def _handle_stack_timeout(
         self,
@@ -268,6 +334,8 @@ class Worker:
                     )
                     resource.current_template_id = progress["template_id"]
                 return self._poll(stack, resource, progress, requires, message)
+            if stack.action in operations.STACK_OPERATIONS:
+                return self._operate(stack, resource, is_update, message)
             if not is_update:
                 return self._cleanup(stack, resource, message, passed_hook)
             if resource.action == resource.INIT:
@@ -362,6 +430,19 @@ class Worker:
         # once it is done.
         LOG.debug("Resource id=%d modified by another traversal", resource.id)
         return False
+
+    def _operate(
+        self, stack: ConvergenceStack, resource: Any, is_update: bool, message: dict[str, Any]
+    ) -> bool:
+        """A node of a SUSPEND, RESUME, CHECK or SNAPSHOT traversal: the action, or
+        nothing on the nodes it does not run on."""
+        action = operations.node_action(stack.action, is_update)
+        if action is None:
+            return True
+        started, token = operations.start(resource, action, self.engine_id)
+        if not started:
+            return True
+        return self._poll(stack, resource, self._progress(stack, action, token), set(), message)
 
     @staticmethod
     def _progress(stack: ConvergenceStack, action: str, token: Any) -> dict[str, Any]:
@@ -465,6 +546,9 @@ class Worker:
         if resource.poll_action(action, progress["token"], before_complete):
             if action == resource.DELETE:
                 self._update_replacement_data(resource)
+            if action == resource.SNAPSHOT:
+                # A snapshot traversal's id is the snapshot's.
+                operations.store_snapshot(resource, stack.current_traversal)
             post_hook = POST_HOOKS.get(action)
             return post_hook is None or not self._stop_at_hook(
                 stack, resource, action, post_hook, message, None
@@ -557,6 +641,7 @@ class Worker:
         resource: Any,
         is_update: bool,
         failures: dict[str, str],
+        is_skip: bool = False,
     ) -> None:
         graph, nodes, roots = _graph(stack)
         key = ConvergenceNode(resource.id, is_update)
@@ -576,7 +661,14 @@ class Worker:
                 else:
                     value = None
                 self._sync_and_send(
-                    stack, current_traversal, requirer, key, value, set(nodes[requirer]), failures
+                    stack,
+                    current_traversal,
+                    requirer,
+                    key,
+                    value,
+                    set(nodes[requirer]),
+                    failures,
+                    is_skip,
                 )
             if is_update:
                 if forward is None:
@@ -602,6 +694,7 @@ class Worker:
         value: Any,
         predecessors: set[Any],
         failures: dict[str, str],
+        is_skip: bool = False,
     ) -> None:
         def send(entity_id: Any, data: dict[str, Any], resource_failures: Any, skip: bool) -> None:
             self.dispatcher.send_check_resource(
@@ -626,6 +719,7 @@ class Worker:
             predecessors,
             {tuple(sender): value},
             new_resource_failures=failures or None,
+            is_skip=is_skip,
         )
 
     def _check_stack_complete(
@@ -640,6 +734,10 @@ class Worker:
             return
 
         def complete(stack_id: Any, data: Any, resource_failures: Any, skip: bool) -> None:
+            if stack.action == stack.CHECK and resource_failures:
+                reasons = "; ".join(f"{name}: {why}" for name, why in resource_failures.items())
+                converge.mark_failed(stack, f"Resource CHECK failed: {reasons}", self.dispatcher)
+                return
             converge.mark_complete(stack)
 
         sync_point.sync(

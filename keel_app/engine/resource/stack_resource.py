@@ -345,6 +345,33 @@ class StackResource(Resource):
     def check_delete_complete(self, token: Any = None) -> bool:
         return self._check_status_complete(self.DELETE)
 
+    # Suspend, resume and check act on the child stack as a whole.
+
+    def _child_action(self, verb: str, module_function: str) -> None:
+        identity = self.nested_identifier()
+        if identity is None:
+            raise exception.Error(f"Cannot {verb} {self.name}, stack not created")
+        with remote_errors(self):
+            self._engine().call("stack_actions", module_function, stack_identity=dict(identity))
+
+    def handle_suspend(self) -> None:
+        self._child_action("suspend", "stack_suspend")
+
+    def check_suspend_complete(self, token: Any = None) -> bool:
+        return self._check_status_complete(self.SUSPEND)
+
+    def handle_resume(self) -> None:
+        self._child_action("resume", "stack_resume")
+
+    def check_resume_complete(self, token: Any = None) -> bool:
+        return self._check_status_complete(self.RESUME)
+
+    def handle_check(self) -> None:
+        self._child_action("check", "stack_check")
+
+    def check_check_complete(self, token: Any = None) -> bool:
+        return self._check_status_complete(self.CHECK)
+
     def handle_preempt(self) -> None:
         """A newer traversal wants the resource: stop what the child is doing."""
         identity = self.nested_identifier()
