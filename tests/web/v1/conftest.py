@@ -16,6 +16,7 @@ import flask
 import pytest
 from flask.testing import FlaskClient
 
+from keel_app.common.context import RequestContext
 from keel_app.engine.convergence.worker import Worker
 from keel_app.engine.dispatch import LocalQueue
 from keel_app.engine.settings import EngineSettings
@@ -80,3 +81,25 @@ def run_engine(queue: LocalQueue) -> Any:
 def v1(path: str) -> str:
     """``path`` below the caller's project in the v1 API: ``v1("stacks")``."""
     return f"/v1/{PROJECT}/{path}"
+
+
+@pytest.fixture
+def caller() -> RequestContext:
+    """The API caller's project and user as the engine sees them, for calls made straight
+    to the engine (setting up what a test then reads through the API)."""
+    return RequestContext(
+        user_id=USER, username=USER, project_id=PROJECT, roles=["admin", "member", "reader"]
+    )
+
+
+@pytest.fixture
+def make_stack(engine_client: EngineClient, caller: RequestContext, run_engine: Any) -> Any:
+    """``make_stack(name, template, files=…)``: a stack created through the engine and run
+    to the end of its create; its identity."""
+
+    def make(name: str, template: dict[str, Any], files: dict[str, str] | None = None) -> Any:
+        identity = engine_client.create_stack(caller, name, template, {}, files or {}, {})
+        run_engine()
+        return identity
+
+    return make
