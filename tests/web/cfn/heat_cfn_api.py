@@ -43,15 +43,15 @@ POLICY_RULES = {
     "cloudformation:DescribeStacks": "role:reader",
     "cloudformation:DeleteStack": "role:member",
     "cloudformation:UpdateStack": "role:member",
-    "cloudformation:CancelUpdateStack": "role:member",
     "cloudformation:DescribeStackEvents": "role:reader",
     "cloudformation:ValidateTemplate": "role:reader",
     "cloudformation:EstimateTemplateCost": "role:reader",
+    "cloudformation:GetTemplate": "role:reader",
     "cloudformation:DescribeStackResource": "role:reader or role:heat_stack_user",
     "cloudformation:DescribeStackResources": "role:reader",
     "cloudformation:ListStackResources": "role:reader",
     # Refused to everybody, to compare the AccessDenied answers.
-    "cloudformation:GetTemplate": "!",
+    "cloudformation:CancelUpdateStack": "!",
 }
 
 
@@ -86,6 +86,66 @@ def replay(
         REPLAY,
         str(conf_path),
         str(requests_path),
+        str(answers_path),
+        str(Path(wsgi_environ.__file__)),
+    )
+    return json.loads(answers_path.read_text())
+
+
+# Runs in the oracle: Heat's CFN API whose engine client answers from a script, one
+# answer (or error) a call, in the order our API made the same calls.
+SCRIPTED = """
+import collections, json, sys
+conf_path, requests_path, script_path, answers_path, environ_module = sys.argv[1:6]
+sys.argv = ["heat-api-cfn", "--config-file", conf_path]
+namespace = {"__name__": "wsgi_environ"}
+exec(open(environ_module).read(), namespace)
+script = collections.defaultdict(collections.deque)
+for method, outcome in json.loads(open(script_path).read()):
+    script[method].append(outcome)
+
+class ScriptedEngine:
+    def __getattr__(self, method):
+        def answer(ctxt, *args, **kwargs):
+            outcome = script[method].popleft()
+            if "error" in outcome:
+                error_class = type(outcome["error"], (Exception,), {"safe": outcome["safe"]})
+                raise error_class(outcome["message"])
+            return outcome["result"]
+        return answer
+
+from heat.rpc import client as rpc_client
+rpc_client.EngineClient = ScriptedEngine
+from heat.api.cfn import wsgi
+application = wsgi.init_application()
+answers = []
+for spec in json.loads(open(requests_path).read()):
+    try:
+        answers.append(namespace["call"](application, spec))
+    except Exception as error:
+        answers.append({"raised": type(error).__name__})
+with open(answers_path, "w") as answers_file:
+    json.dump(answers, answers_file)
+"""
+
+
+def replay_scripted(
+    directory: Path, requests: list[dict[str, Any]], script: list[tuple[str, dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """Heat's answers when its engine answers each call as ``script`` says."""
+    oracle.ensure()
+    conf_path = directory / "heat-cfn-oracle.conf"
+    conf_path.write_text(heat_conf_text(write_policy(directory), None))
+    requests_path = directory / "requests.json"
+    requests_path.write_text(json.dumps(requests))
+    script_path = directory / "script.json"
+    script_path.write_text(json.dumps(script))
+    answers_path = directory / "answers.json"
+    oracle.run(
+        SCRIPTED,
+        str(conf_path),
+        str(requests_path),
+        str(script_path),
         str(answers_path),
         str(Path(wsgi_environ.__file__)),
     )
