@@ -40,7 +40,6 @@ class CloudType(NamedTuple):
 CLOUD_TYPES: dict[str, CloudType] = {
     "AWS::AutoScaling::AutoScalingGroup": CloudType(None, status("SUPPORTED", "2014.1")),
     "AWS::AutoScaling::LaunchConfiguration": CloudType(None, status("SUPPORTED", None)),
-    "AWS::AutoScaling::ScalingPolicy": CloudType(None, status("SUPPORTED", None)),
     "AWS::EC2::EIP": CloudType("nova", status("SUPPORTED", None)),
     "AWS::EC2::EIPAssociation": CloudType("nova", status("SUPPORTED", None)),
     "AWS::EC2::Instance": CloudType("nova", status("SUPPORTED", None)),
@@ -107,10 +106,8 @@ CLOUD_TYPES: dict[str, CloudType] = {
     "OS::Designate::RecordSet": CloudType("designate", status("SUPPORTED", "8.0.0")),
     "OS::Designate::Zone": CloudType("designate", status("SUPPORTED", "8.0.0")),
     "OS::Glance::WebImage": CloudType("glance", status("SUPPORTED", "12.0.0")),
-    "OS::Heat::AutoScalingGroup": CloudType(None, status("SUPPORTED", "2014.1")),
     "OS::Heat::DeployedServer": CloudType("heat", status("SUPPORTED", None), snapshot=True),
     "OS::Heat::InstanceGroup": CloudType(None, status("SUPPORTED", None)),
-    "OS::Heat::ScalingPolicy": CloudType(None, status("SUPPORTED", None)),
     "OS::Heat::SoftwareDeployment": CloudType("heat", status("SUPPORTED", "2014.1")),
     "OS::Heat::SoftwareDeploymentGroup": CloudType(None, status("SUPPORTED", "5.0.0")),
     "OS::Heat::SoftwareDeployments": CloudType(

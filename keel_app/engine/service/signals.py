@@ -41,6 +41,8 @@ def resource_signal(
     sync_call: bool = False,
 ) -> Any:
     stack = load_stack(context, settings, database, stack_identity)
+    # A handler may start work on a nested stack (a scaling group's resize).
+    stack.dispatcher = dispatcher
     resource = _resource_get(stack, resource_name, settings, database)
     if resource is None:
         raise exception.ResourceNotFound(resource_name=resource_name, stack_name=stack.name)

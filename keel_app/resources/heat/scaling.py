@@ -1,5 +1,6 @@
-"""A scaling group's change in batches: Heat's rolling-update arithmetic and the member
-definitions of each batch (``heat/scaling/rolling_update.py`` and ``template.py``).
+"""A scaling group's arithmetic: Heat's rolling-update batches, the member definitions of
+each batch (``heat/scaling/rolling_update.py`` and ``template.py``), and the new size an
+adjustment asks for (``heat/scaling/scalingutil.py``).
 
 A batch is (the group's size during the batch, how many members get the new
 definition in it). New members count towards the second number first; the rest of
@@ -8,12 +9,62 @@ a batch's quota goes to existing members, in the order the caller sorted them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from keel_app.engine.template import Template
 
 HOT_2015_04_30 = ("heat_template_version", "2015-04-30")
+
+ADJUSTMENT_TYPES = (EXACT_CAPACITY, CHANGE_IN_CAPACITY, PERCENT_CHANGE_IN_CAPACITY) = (
+    "exact_capacity",
+    "change_in_capacity",
+    "percent_change_in_capacity",
+)
+CFN_ADJUSTMENT_TYPES = (
+    CFN_EXACT_CAPACITY,
+    CFN_CHANGE_IN_CAPACITY,
+    CFN_PERCENT_CHANGE_IN_CAPACITY,
+) = ("ExactCapacity", "ChangeInCapacity", "PercentChangeInCapacity")
+
+
+def _percent_change(current: int, adjustment: float, min_adjustment_step: int | None) -> int:
+    """The members a percentage adds or removes: at least one, otherwise rounded towards
+    zero, and at least ``min_adjustment_step``."""
+    delta = current * adjustment / 100.0
+    if math.fabs(delta) < 1.0:
+        rounded = int(math.ceil(delta) if delta > 0.0 else math.floor(delta))
+    else:
+        rounded = int(math.floor(delta) if delta > 0.0 else math.ceil(delta))
+    if min_adjustment_step and min_adjustment_step > abs(rounded):
+        return min_adjustment_step if rounded > 0 else -min_adjustment_step
+    return rounded
+
+
+def calculate_new_capacity(
+    current: int,
+    adjustment: Any,
+    adjustment_type: str,
+    min_adjustment_step: int | None,
+    minimum: int,
+    maximum: int,
+) -> Any:
+    """The group's size after the adjustment, kept within ``minimum`` and ``maximum``.
+
+    An unknown adjustment type is read as a percentage, as Heat does.
+    """
+    if adjustment_type in (CHANGE_IN_CAPACITY, CFN_CHANGE_IN_CAPACITY):
+        new_capacity = current + adjustment
+    elif adjustment_type in (EXACT_CAPACITY, CFN_EXACT_CAPACITY):
+        new_capacity = adjustment
+    else:
+        new_capacity = current + _percent_change(current, adjustment, min_adjustment_step)
+    if new_capacity > maximum:
+        return maximum
+    if new_capacity < minimum:
+        return minimum
+    return new_capacity
 
 
 def needs_update(target_capacity: int, current_capacity: int, up_to_date: int) -> bool:
@@ -51,6 +102,19 @@ def batches(
         # Members created beyond both sizes are temporary: they do not stay updated.
         updated += total_new - max(new_capacity - max(current_capacity, target_capacity), 0)
         current_capacity = new_capacity
+
+
+def instance_group_batches(
+    target_capacity: int, current_capacity: int, batch_size: int, min_in_service: int
+) -> Iterator[tuple[int, int]]:
+    """The batches of an InstanceGroup or AutoScalingGroup: as ``batches``, except that
+    every member given the new definition counts as updated (Heat's ``_get_batches``)."""
+    updated = 0
+    while needs_update(target_capacity, current_capacity, updated):
+        batch = next_batch(target_capacity, current_capacity, updated, batch_size, min_in_service)
+        yield batch
+        current_capacity, new_members = batch
+        updated += new_members
 
 
 def member_definitions(
