@@ -24,9 +24,9 @@ def index() -> dict[str, Any]:
     caller = util.context()
     global_tenant = False
     if "global_tenant" in flask.request.args:
-        global_tenant = stack_params.extract_bool(
-            "global_tenant", flask.request.args["global_tenant"]
-        )
+        # webob's MultiDict gives the last of repeated values.
+        value = flask.request.args.getlist("global_tenant")[-1]
+        global_tenant = stack_params.extract_bool("global_tenant", value)
     if global_tenant:
         # Heat checks the rule of its global_index action, then lists as an admin.
         policy.enforce(

@@ -113,6 +113,13 @@ CASES: list[tuple[str, str, str, dict[str, str], str | None]] = [
     ("configs limit", "GET", CONFIGS + "?limit=x", {}, None),
     ("configs global_tenant", "GET", CONFIGS + "?global_tenant=maybe", {}, None),
     ("configs global_tenant denied", "GET", CONFIGS + "?global_tenant=true", {}, None),
+    (
+        "configs global_tenant repeated",
+        "GET",
+        CONFIGS + "?global_tenant=false&global_tenant=x",
+        {},
+        None,
+    ),
     ("configs with a body", "GET", CONFIGS, JSON, "{}"),
     ("config create without a body", "POST", CONFIGS, {}, None),
     ("config with a body", "GET", CONFIGS + "/c1", JSON, "{}"),
