@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from keel_app.common.identifier import ResourceIdentifier
 from keel_app.web.cfn import errors
 from keel_app.web.cfn.parameters import reformat_dict_keys
 from keel_app.web.cfn.util import (
@@ -122,11 +123,12 @@ def describe_stack_resources() -> Answer:
         if stack_name is not None:
             identity = stack_identity(stack_name)
         else:
-            identity = engine().call(
-                context(),
-                "find_physical_resource",
-                {"physical_resource_id": physical_resource_id},
+            # The engine finds the resource; its stack is what the listing wants (Heat
+            # passes the resource's own identity, which no stack lookup ever matches).
+            found = engine().find_physical_resource(
+                context(), physical_resource_id=physical_resource_id
             )
+            identity = dict(ResourceIdentifier(**found).stack())
         resources = engine().describe_stack_resources(
             context(), stack_identity=identity, resource_name=given.get("LogicalResourceId")
         )

@@ -14,7 +14,7 @@ import flask
 
 from keel_app.common import urlfetch
 from keel_app.common.context import RequestContext
-from keel_app.common.exception import Forbidden
+from keel_app.common.exception import Forbidden, RequestLimitExceeded
 from keel_app.common.identifier import EventIdentifier, HeatIdentifier
 from keel_app.engine.template import format as template_format
 from keel_app.engine.template.limits import TemplateLimits
@@ -119,6 +119,9 @@ def parsed_template() -> dict[str, Any] | errors.CfnError:
     limits = TemplateLimits(max_template_size=conf.max_template_size)
     try:
         return template_format.parse(text, limits=limits)
+    except RequestLimitExceeded as error:
+        # Heat lets this one escape its controller (a bare 500 from the server).
+        return errors.map_remote_error(error)
     except ValueError:
         return errors.HeatInvalidParameterValueError(
             detail="The Template must be a JSON or YAML document."

@@ -3,8 +3,9 @@ engine answers: our app's engine calls are recorded, Heat's API in the oracle re
 the requests with an engine client that answers those calls in the same order, and the
 two answers (status, content type, XML or JSON body) must be identical.
 
-DescribeStackEvents is not here: Heat 27.0.1 fails on every listed event (see
-test_resources.py and docs/divergences.md).
+Not here, as OpenKeel answers them where Heat 27.0.1 fails (see test_resources.py and
+docs/divergences.md): DescribeStackEvents of a stack with events, DescribeStackResources
+by the physical id of an existing resource.
 """
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ def requests(arn: str) -> list[dict[str, Any]]:
         *both_forms(Action="DescribeStackResource", StackName="web", LogicalResourceId="Nope"),
         *both_forms(Action="DescribeStackResources", StackName="web"),
         get(Action="DescribeStackResources", StackName=arn, LogicalResourceId="Handle"),
+        get(Action="DescribeStackResources", PhysicalResourceId="nothing-like-it"),
+        get(Action="DescribeStackResources"),
         *both_forms(Action="ListStackResources", StackName="web"),
         *both_forms(Action="GetTemplate", StackName="web"),
         *both_forms(Action="ValidateTemplate", TemplateBody=template),
