@@ -44,7 +44,7 @@ from keel_app.engine.template.resource_definition import ResourceDefinition
 from keel_app.models import Event
 from keel_app.resources import group_members
 from keel_app.resources.heat import group_steps, scaling
-from keel_app.resources.heat.cooldown import CooldownMixin, no_action
+from keel_app.resources.heat.cooldown import SCALING_IN_PROGRESS, CooldownMixin, no_action
 from keel_app.resources.heat.group_steps import RESIZE
 
 LOG = logging.getLogger(__name__)
@@ -206,6 +206,7 @@ Neutron Nets), AutoScalingGroup is a convenient and easy way to do that.
     }
 
     update_policy_schema: dict[str, Any] = {}
+    _shown_metadata: Any = None
 
     # Size
 
@@ -361,6 +362,7 @@ Neutron Nets), AutoScalingGroup is a convenient and easy way to do that.
             capacity = self.current_size()
             desired = self.properties[self.DESIRED_CAPACITY] or capacity
             template = self._create_template(self._get_new_capacity(capacity, desired))
+            self.clear_stored_attributes()
         else:
             _kind, capacity, max_updates, _timeout = step
             template = self._create_template(capacity, max_updates)
@@ -408,6 +410,9 @@ Neutron Nets), AutoScalingGroup is a convenient and easy way to do that.
             LOG.error("Error in performing scaling adjustment for group %s.", self.name)
             self._finished_scaling(cooldown, reason, size_changed=False)
             raise
+        finally:
+            # The attributes are read afresh from the resized group.
+            self.clear_stored_attributes()
         self.data_set(PENDING_RESIZE, json.dumps({"cooldown": cooldown, "reason": reason}))
 
     def complete_scaling(self) -> bool:
@@ -433,6 +438,22 @@ Neutron Nets), AutoScalingGroup is a convenient and easy way to do that.
         )
         self.data_delete(PENDING_RESIZE)
         return True
+
+    @property
+    def stored_metadata(self) -> Any:
+        """The metadata the API shows: a resize that has finished is recorded first."""
+        metadata = self._shown_metadata
+        if isinstance(metadata, dict) and metadata.get(SCALING_IN_PROGRESS) and self.id:
+            try:
+                if self.complete_scaling():
+                    return self.metadata_get(refresh=True)
+            except exception.HeatException as error:
+                LOG.info("Could not record the end of the scaling of %s: %s", self, error)
+        return metadata
+
+    @stored_metadata.setter
+    def stored_metadata(self, metadata: Any) -> None:
+        self._shown_metadata = metadata
 
     def _nested_finished_at(self) -> Any:
         """When the nested stack's last change was recorded (its newest event)."""

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from keel_app.engine.service import signals
+from keel_app.engine.service import resources, signals
 from keel_app.models.base import utcnow
 from tests.engine.convergence.nested import NestedEngine
 
@@ -68,6 +68,18 @@ def signal(nested: NestedEngine, identity: dict[str, str], name: str = "policy")
         details=None,
     )
     nested.queue.run_until_idle()
+
+
+def shown_metadata(nested: NestedEngine, identity: dict[str, str]) -> Any:
+    shown = resources.describe_stack_resource(
+        nested.context,
+        nested.settings,
+        nested.database,
+        nested.queue,
+        stack_identity=identity,
+        resource_name="group",
+    )
+    return shown["metadata"]
 
 
 def cooldown_end(metadata: dict[str, Any]) -> tuple[datetime.datetime, str]:
@@ -177,6 +189,21 @@ def test_a_signal_grows_the_group_and_starts_the_cooldown(nested: NestedEngine) 
     assert reason == "change_in_capacity : 2"
     assert end > utcnow() + datetime.timedelta(seconds=590)
     assert group.rsrc_metadata["scaling_in_progress"] is False
+
+
+def test_the_api_shows_the_end_of_a_resize_as_heat_records_it(nested: NestedEngine) -> None:
+    policy = {"adjustment_type": "exact_capacity", "scaling_adjustment": 4, "cooldown": 60}
+    identity = nested.create(group_template(policy=policy))
+    signal(nested, identity)
+
+    before = utcnow()
+    metadata = shown_metadata(nested, identity)
+
+    end, reason = cooldown_end(metadata)
+    assert (reason, metadata["scaling_in_progress"]) == ("exact_capacity : 4", False)
+    # The cooldown runs from when the nested stack finished, not from when it was read.
+    assert end <= before + datetime.timedelta(seconds=60)
+    assert group_row(nested, identity).rsrc_metadata == metadata
 
 
 def test_a_refused_signal_gives_heats_reason(nested: NestedEngine, caplog: Any) -> None:
