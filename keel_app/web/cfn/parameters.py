@@ -41,8 +41,8 @@ class Parameters:
         yield from self.form
 
     def as_dict(self) -> dict[str, str]:
-        """Every name with its last value overall (``dict(request.params)`` in webob)."""
-        return dict(self.items())
+        """Every name with the value ``get`` gives it (``dict(request.params)`` in webob)."""
+        return {name: self.get(name) for name, _ in self.items()}
 
 
 def form_pairs(request: flask.Request) -> list[tuple[str, str]]:
