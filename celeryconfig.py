@@ -17,11 +17,12 @@ accept_content = ["json"]
 timezone = "UTC"
 enable_utc = True
 
-# Queue names follow Heat's RPC topics so operators recognise them.
-task_default_queue = "engine"
+# Queue names follow Heat's RPC topics so operators recognise them, with a prefix:
+# oslo.messaging's queues of those topics (Heat's, the bridge's) share the broker.
+task_default_queue = "keel.engine"
 task_routes = {
-    "keel.check_resource": {"queue": "engine_worker"},
-    "keel.check_resource_delete_snapshot": {"queue": "engine_worker"},
+    "keel.check_resource": {"queue": "keel.engine_worker"},
+    "keel.check_resource_delete_snapshot": {"queue": "keel.engine_worker"},
 }
 
 task_acks_late = True

@@ -1,4 +1,4 @@
-"""The Celery transport: each call is one ``keel.engine_call`` task on the ``engine``
+"""The Celery transport: each call is one ``keel.engine_call`` task on the ``keel.engine``
 queue, its reply read back from the result backend.
 
 The caller waits up to the call's timeout (``rpc_response_timeout`` unless the method
@@ -21,7 +21,8 @@ from keel_app.common.exception_wire import MessagingTimeout, RemoteError
 from keel_app.rpc import reply
 
 ENGINE_CALL_TASK = "keel.engine_call"
-ENGINE_QUEUE = "engine"
+# Not oslo's ``engine``: that queue, on the same broker, carries Heat's own envelopes.
+ENGINE_QUEUE = "keel.engine"
 # heat.conf's rpc_response_timeout default, for an app ``configure`` has not seen.
 DEFAULT_TIMEOUT = 60
 

@@ -18,12 +18,15 @@ from keel_app.models.database import Database
 from keel_app.tasks import context_wire, liveness
 from keel_app.tasks.app import app
 
-WORKER_QUEUE = "engine_worker"
+# Prefixed: oslo.messaging's own queues of Heat's topics (``engine_worker``, and
+# ``engine_worker.<engine id>`` for every engine the bridge stands in for) live on the same
+# broker and vhost, and a queue shared by both would mix their message formats.
+WORKER_QUEUE = "keel.engine_worker"
 TASK_PREFIX = "keel."
 
 
 def engine_queue(engine_id: str) -> str:
-    """The queue only the engine ``engine_id`` consumes (Heat's server-scoped topic)."""
+    """The queue only the engine ``engine_id`` consumes (like Heat's server-scoped topic)."""
     return f"{WORKER_QUEUE}.{engine_id}"
 
 

@@ -1,7 +1,7 @@
 """One engine process: a Celery worker on threads, with its own engine id.
 
-The process consumes the shared queues ``engine`` and ``engine_worker`` and a queue of
-its own, ``engine_worker.<engine id>``, which goes away with it. Its Celery node name
+The process consumes the shared queues ``keel.engine`` and ``keel.engine_worker`` and a
+queue of its own, ``keel.engine_worker.<engine id>``, which goes away with it. Its Celery node name
 carries the engine id, which is how other engines ask whether it is alive. Threads, not
 forked children: an engine id then names exactly one process, so a lock held by a
 process that was killed is recognisably a dead engine's.
@@ -15,6 +15,7 @@ from typing import Any
 
 from kombu import Queue
 
+from keel_app.rpc.celery_transport import ENGINE_QUEUE
 from keel_app.tasks import runtime
 from keel_app.tasks.app import app, configure
 from keel_app.tasks.dispatcher import WORKER_QUEUE, engine_queue
@@ -22,8 +23,6 @@ from keel_app.tasks.heartbeat import Heartbeat
 from keel_app.tasks.liveness import node_name
 
 LOG = logging.getLogger(__name__)
-
-ENGINE_QUEUE = "engine"
 
 
 def queues(engine_id: str) -> list[Queue]:

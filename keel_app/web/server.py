@@ -28,5 +28,5 @@ def make_server(
 
 def bound_port(server: BaseWSGIServer | MultiSocketServer) -> int:
     """The port the server listens on (the one picked for port 0)."""
-    port: int = server.effective_port  # type: ignore[union-attr]
-    return port
+    # waitress keeps the port as it was given, a string when read from a config.
+    return int(server.effective_port)  # type: ignore[union-attr]

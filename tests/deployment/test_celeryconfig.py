@@ -33,4 +33,4 @@ def test_convergence_steps_are_routed_to_the_engine_worker_queue() -> None:
     app = _app()
     route = app.amqp.router.route({}, "keel.check_resource")
 
-    assert route["queue"].name == "engine_worker"
+    assert route["queue"].name == "keel.engine_worker"
