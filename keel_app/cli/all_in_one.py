@@ -1,7 +1,8 @@
-"""``keel all-in-one``: the native API and an engine in one process, on the embedded default.
+"""``keel all-in-one``: the native API, the CFN API and an engine in one process, on the
+embedded default.
 
-    keel all-in-one [--host 127.0.0.1] [--port 8004] [--state-dir DIR] [--config-file FILE]
-                    [--engine-threads N]
+    keel all-in-one [--host 127.0.0.1] [--port 8004] [--cfn-port 8000] [--state-dir DIR]
+                    [--config-file FILE] [--engine-threads N]
 
 With no configuration file: SQLite in the state directory (``$KEEL_STATE_DIR``, by default
 ``~/.local/share/openkeel``), the convergence steps on threads of this process instead of
@@ -16,6 +17,7 @@ import argparse
 import logging
 import os
 import signal
+import threading
 from types import FrameType
 from typing import Any
 
@@ -27,13 +29,14 @@ LOG = logging.getLogger(__name__)
 NOAUTH_FLAVOR = "noauth"
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8004
+DEFAULT_CFN_PORT = 8000
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 DESCRIPTION = """\
-Run the native API (heat-api v1) and an engine in one process, with no external
-service: SQLite in the state directory, convergence steps on threads of this process,
-and no Keystone (the noauth flavor: every caller is an admin; X-Auth-User and
-X-Auth-Project name the user and project, both "admin" when absent).
+Run the native API (heat-api v1), the CFN API (heat-api-cfn) and an engine in one
+process, with no external service: SQLite in the state directory, convergence steps on
+threads of this process, and no Keystone (the noauth flavor: every caller is an admin;
+X-Auth-User and X-Auth-Project name the user and project, both "admin" when absent).
 """
 
 
@@ -47,6 +50,12 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--host", default=DEFAULT_HOST, help=f"Address (default {DEFAULT_HOST}).")
     parser.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"Port (default {DEFAULT_PORT})."
+    )
+    parser.add_argument(
+        "--cfn-port",
+        type=int,
+        default=DEFAULT_CFN_PORT,
+        help=f"Port of the CFN API (default {DEFAULT_CFN_PORT}).",
     )
     parser.add_argument("--state-dir", help="Directory of the SQLite database.")
     parser.add_argument(
@@ -84,23 +93,33 @@ def run(arguments: argparse.Namespace) -> int:
     # Imported here: `keel template validate` needs neither the engine nor a server.
     from keel_app.cli import embedded_engine
     from keel_app.web import create_app
+    from keel_app.web.cfn import create_cfn_app
     from keel_app.web.server import bound_port, make_server
 
     engine = embedded_engine.start(conf, threads=arguments.engine_threads)
     app = create_app({"HEAT_CONF": conf, "ENGINE_CLIENT": engine.client})
     server = make_server(app, arguments.host, arguments.port)
     port = bound_port(server)
+    cfn_app = create_cfn_app({"HEAT_CONF": conf, "ENGINE_CLIENT": engine.client})
+    cfn_server = make_server(cfn_app, arguments.host, arguments.cfn_port)
     print(
         f"OpenKeel all-in-one: native API on http://{arguments.host}:{port}/v1/"
         f"{DEFAULT_IDENTITY} (database {config.database_url(conf)})",
         flush=True,
     )
+    print(
+        f"OpenKeel all-in-one: CFN API on http://{arguments.host}:{bound_port(cfn_server)}/v1/",
+        flush=True,
+    )
+    # The CFN server runs on a thread of its own; the process ends with the native one.
+    threading.Thread(target=cfn_server.run, name="cfn-api", daemon=True).start()
     signal.signal(signal.SIGTERM, _stop_on_signal)
     try:
         server.run()
     except KeyboardInterrupt:
         LOG.info("stopping")
     finally:
+        cfn_server.close()
         server.close()
         engine.stop()
     return 0

@@ -1,10 +1,14 @@
-"""``keel-api``: the native API (heat-api v1) on a production WSGI server.
+"""``keel-api``: the native API (heat-api v1) and the CFN API (heat-api-cfn) on a
+production WSGI server.
 
-    keel-api [--config-file heat.conf] [--config-dir DIR] [--host H] [--port P] [--threads N]
+    keel-api [--config-file heat.conf] [--config-dir DIR] [--host H] [--port P]
+             [--cfn-port P] [--threads N]
 
-It listens on heat.conf's ``[heat_api] bind_host``/``bind_port`` (8004) unless the
-flags say otherwise, authenticates as ``[paste_deploy] flavor`` says, and sends every
-call to the engines (``keel-worker``) over heat.conf's ``transport_url``.
+The native API listens on heat.conf's ``[heat_api] bind_host``/``bind_port`` (8004), the
+CFN API on ``[heat_api_cfn] bind_host``/``bind_port`` (8000), unless the flags say
+otherwise (``--host`` applies to both). Both authenticate as ``[paste_deploy] flavor``
+says and send every call to the engines (``keel-worker``) over heat.conf's
+``transport_url``.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
+import threading
 from collections.abc import Sequence
 from types import FrameType
 
@@ -21,9 +26,14 @@ LOG = logging.getLogger(__name__)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="keel-api", description="Serve the native API.")
+    parser = argparse.ArgumentParser(
+        prog="keel-api", description="Serve the native API and the CFN API."
+    )
     parser.add_argument("--host", help="Address to listen on ([heat_api] bind_host).")
     parser.add_argument("--port", type=int, help="Port to listen on ([heat_api] bind_port).")
+    parser.add_argument(
+        "--cfn-port", type=int, help="Port of the CFN API ([heat_api_cfn] bind_port)."
+    )
     parser.add_argument("--threads", type=int, default=8, help="Request threads (default 8).")
     return parser
 
@@ -38,18 +48,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.DEBUG if conf.debug else logging.INFO)
     # Imported after parsing, so that --help needs neither Flask nor the broker library.
     from keel_app.web import create_app
+    from keel_app.web.cfn import create_cfn_app
     from keel_app.web.server import bound_port, make_server
 
     host = arguments.host or conf.heat_api.bind_host
     port = conf.heat_api.bind_port if arguments.port is None else arguments.port
     server = make_server(create_app({"HEAT_CONF": conf}), host, port, arguments.threads)
     LOG.info("keel-api: native API on http://%s:%d/v1", host, bound_port(server))
+    cfn_host = arguments.host or conf.heat_api_cfn.bind_host
+    cfn_port = conf.heat_api_cfn.bind_port if arguments.cfn_port is None else arguments.cfn_port
+    cfn_server = make_server(
+        create_cfn_app({"HEAT_CONF": conf}), cfn_host, cfn_port, arguments.threads
+    )
+    LOG.info("keel-api: CFN API on http://%s:%d/v1", cfn_host, bound_port(cfn_server))
+    # The CFN server runs on a thread of its own; the process ends with the native one.
+    threading.Thread(target=cfn_server.run, name="cfn-api", daemon=True).start()
     signal.signal(signal.SIGTERM, _stop_on_signal)
     try:
         server.run()
     except KeyboardInterrupt:
         LOG.info("stopping")
     finally:
+        cfn_server.close()
         server.close()
     return 0
 

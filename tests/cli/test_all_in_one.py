@@ -148,6 +148,9 @@ def served(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
             "all-in-one",
             "--port",
             "0",
+            # Not 8000, which another service may hold.
+            "--cfn-port",
+            "0",
             "--state-dir",
             str(tmp_path / "state"),
         ],

@@ -25,6 +25,8 @@ def write_conf(directory: Path, port: int) -> Path:
     path.write_text(
         "[DEFAULT]\ntransport_url = rabbit://guest:guest@127.0.0.1:5672/\n"
         f"[heat_api]\nbind_host = 127.0.0.1\nbind_port = {port}\n"
+        # keel-api serves the CFN API too: on a free port, not 8000, which may be taken.
+        f"[heat_api_cfn]\nbind_host = 127.0.0.1\nbind_port = {free_port()}\n"
         "[paste_deploy]\nflavor = noauth\n"
     )
     return path
