@@ -44,6 +44,10 @@ TEMPLATE = {
     },
     "outputs": {"said": {"description": "what", "value": {"get_attr": ["said", "value"]}}},
 }
+BROKEN_TEMPLATE = {
+    "heat_template_version": "2018-08-31",
+    "resources": {"broken": {"type": "OS::No::Such"}},
+}
 TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z?")
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 # A physical resource name ends in a random suffix.
@@ -186,10 +190,33 @@ STEPS: list[tuple[str, str, str, dict[str, Any], str | None]] = [
         None,
     ),
     ("lookup of a path", "GET", "/stacks/{name}/resources?x=1", {}, None),
+    ("lookup by id", "GET", "/stacks/{id}", {}, None),
     ("show", "GET", "/stacks/{name}/{id}", {}, None),
+    ("show under another name", "GET", "/stacks/other/{id}", {}, None),
     ("show without outputs", "GET", "/stacks/{name}/{id}?resolve_outputs=False", {}, None),
     ("listing by name", "GET", "/stacks?name={name}&with_count=true", {}, None),
     ("listing page", "GET", "/stacks?name={name}&limit=1", {}, None),
+    (
+        "preview a new stack",
+        "POST",
+        "/stacks/preview",
+        {"json": {"stack_name": "{name}", "template": TEMPLATE}},
+        None,
+    ),
+    (
+        "create with an unknown parameter",
+        "POST",
+        "/stacks",
+        {"json": {"stack_name": "{name}", "template": TEMPLATE, "parameters": {"nope": 1}}},
+        None,
+    ),
+    (
+        "update to an unknown resource type",
+        "PUT",
+        "/stacks/{name}/{id}",
+        {"json": {"template": BROKEN_TEMPLATE}},
+        None,
+    ),
     ("template", "GET", "/stacks/{name}/{id}/template", {}, None),
     ("environment", "GET", "/stacks/{name}/{id}/environment", {}, None),
     ("files", "GET", "/stacks/{name}/{id}/files", {}, None),
@@ -253,6 +280,8 @@ STEPS: list[tuple[str, str, str, dict[str, Any], str | None]] = [
     ("delete snapshot", "DELETE", "/stacks/{name}/{id}/snapshots/{snapshot}", {}, None),
     ("unknown snapshot", "GET", "/stacks/{name}/{id}/snapshots/nothing", {}, None),
     ("abandon refused", "DELETE", "/stacks/{name}/{id}/abandon", {}, None),
+    ("export refused", "GET", "/stacks/{name}/{id}/export", {}, None),
+    ("check", "POST", "/stacks/{name}/{id}/actions", {"json": {"check": None}}, "CHECK_COMPLETE"),
     (
         "taken name",
         "POST",
