@@ -159,6 +159,9 @@ def authenticate(keystone: adapter.Adapter) -> None:
     request = flask.request
     params = request_parameters(request)
     signed = signature(params, request.headers)
+    # Heat lets a request with X-Auth-User and no signature through, to Keystone's token
+    # middleware (or, in its standalone pipeline, to nothing at all); here every request
+    # is signed (docs/divergences.md).
     if not signed:
         flask.current_app.logger.info("No AWS Signature found.")
         raise errors.HeatIncompleteSignatureError()
@@ -174,7 +177,7 @@ def authenticate(keystone: adapter.Adapter) -> None:
         raise errors.HeatAccessDeniedError() from None
     except ec2_keystone.EC2CheckFailed as error:
         flask.current_app.logger.error("EC2 credentials could not be checked: %s", error)
-        raise errors.HeatInternalFailureError("Service misconfigured") from None
+        raise errors.HeatInternalFailureError() from None
     environ = request.environ
     for key in IDENTITY_KEYS:
         environ.pop(key, None)

@@ -183,3 +183,38 @@ def test_the_token_and_credentials_reach_the_request_context(
         "roles": ["reader", "member"],
         "aws_creds": json.dumps(signed),
     }
+
+
+def test_a_request_naming_a_user_still_needs_a_signature(
+    ec2_app: flask.Flask, keystone: FakeKeystone
+) -> None:
+    # Heat's standalone pipeline would take this caller at its word.
+    claimed = {"X-Auth-User": "admin", "X-Project-Id": "project-a", "X-Roles": "admin"}
+
+    answer = wsgi_environ.call(ec2_app, get({}, claimed))
+
+    assert answer_of(answer) == (
+        400,
+        "application/xml; charset=UTF-8",
+        "<ErrorResponse><Error><Type>Sender</Type><Code>IncompleteSignature</Code><Message>"
+        "The request signature does not conform to AWS standards</Message></Error>"
+        "</ErrorResponse>",
+    )
+    assert keystone.requests == []
+
+
+def test_keystone_out_of_reach_is_an_internal_failure(
+    tmp_path: Path, engine_client: EngineClient
+) -> None:
+    conf = ec2_conf(tmp_path, "http://127.0.0.1:9")
+    app = create_cfn_app({"TESTING": True, "HEAT_CONF": conf, "ENGINE_CLIENT": engine_client})
+
+    answer = wsgi_environ.call(app, get(V2))
+
+    assert answer_of(answer) == (
+        500,
+        "application/xml; charset=UTF-8",
+        "<ErrorResponse><Error><Type>Server</Type><Code>InternalFailure</Code><Message>"
+        "The request processing has failed due to an internal error</Message></Error>"
+        "</ErrorResponse>",
+    )
