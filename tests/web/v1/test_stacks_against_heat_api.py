@@ -289,6 +289,22 @@ STEPS: list[tuple[str, str, str, dict[str, Any], str | None]] = [
         {"json": {"stack_name": "{name}", "template": TEMPLATE}},
         None,
     ),
+    (
+        # The body's environment is ignored when environment files are named.
+        "create from environment files",
+        "POST",
+        "/stacks",
+        {
+            "json": {
+                "stack_name": "{name}-files",
+                "template": TEMPLATE,
+                "environment": {"not a section": {}},
+                "files": {"env.yaml": "parameters: {greeting: from a file}"},
+                "environment_files": ["env.yaml"],
+            }
+        },
+        None,
+    ),
     ("delete", "DELETE", "/stacks/{name}/{id}", {}, "DELETE_COMPLETE"),
     ("lookup after the delete", "GET", "/stacks/{name}", {}, None),
 ]
@@ -326,8 +342,9 @@ def test_step_is_answered_as_heat_answers_it(
     answers = []
     for side in sides.values():
         sent = dict(options)
-        if "json" in sent and sent["json"].get("stack_name") == "{name}":
-            sent["json"] = {**sent["json"], "stack_name": side.name}
+        if "json" in sent and "stack_name" in sent["json"]:
+            named = sent["json"]["stack_name"].format(name=side.name)
+            sent["json"] = {**sent["json"], "stack_name": named}
         response = side.send(method, path, **sent)
         if method == "POST" and path.endswith("/snapshots") and response.ok:
             side.snapshot_id = response.json()["id"]
