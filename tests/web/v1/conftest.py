@@ -8,6 +8,7 @@ headers, ``X-Auth-User`` / ``X-Auth-Project``; the caller's project is ``PROJECT
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,8 @@ from typing import Any
 import flask
 import pytest
 from flask.testing import FlaskClient
+from heatclient import client as heat_client
+from werkzeug.serving import make_server
 
 from keel_app.common.context import RequestContext
 from keel_app.engine.convergence.worker import Worker
@@ -103,3 +106,19 @@ def make_stack(engine_client: EngineClient, caller: RequestContext, run_engine: 
         return identity
 
     return make
+
+
+@pytest.fixture
+def heat(app: flask.Flask) -> Iterator[Any]:
+    """python-heatclient's v1 client of the app, served by a WSGI server thread on a
+    loopback port (noauth: the client's caller is the admin of project ``admin``)."""
+    server = make_server("127.0.0.1", 0, app)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        endpoint = f"http://127.0.0.1:{server.server_port}/v1/admin"
+        yield heat_client.Client("1", endpoint=endpoint, token="unused")
+    finally:
+        server.shutdown()
+        thread.join()
+        server.server_close()

@@ -7,31 +7,12 @@ the client's calls.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
 from typing import Any
 
-import flask
 import pytest
-from heatclient import client as heat_client
 from heatclient import exc as heat_exc
-from werkzeug.serving import make_server
 
 from tests.web.v1.stack_templates import NONE_TEMPLATE, VALUE_TEMPLATE
-
-
-@pytest.fixture
-def heat(app: flask.Flask) -> Iterator[Any]:
-    server = make_server("127.0.0.1", 0, app)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        endpoint = f"http://127.0.0.1:{server.server_port}/v1/admin"
-        yield heat_client.Client("1", endpoint=endpoint, token="unused")
-    finally:
-        server.shutdown()
-        thread.join()
-        server.server_close()
 
 
 def test_create_list_show_update_delete(heat: Any, run_engine: Any) -> None:

@@ -1,14 +1,11 @@
 """python-heatclient's stack actions and snapshots against the native API (the ``heat``
-fixture of ``test_heatclient``: a loopback WSGI server thread, noauth)."""
+fixture: a loopback WSGI server thread, noauth)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tests.web.v1.stack_templates import NONE_TEMPLATE
-from tests.web.v1.test_heatclient import heat
-
-__all__ = ["heat"]
 
 
 def test_actions_and_snapshots_through_heatclient(heat: Any, run_engine: Any) -> None:
