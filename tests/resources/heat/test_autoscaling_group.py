@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from keel_app.engine.service import resources, signals
+from keel_app.engine.service import resource_state, resources, signals
 from keel_app.models.base import utcnow
 from tests.engine.convergence.nested import NestedEngine
 
@@ -57,7 +57,9 @@ def group_row(nested: NestedEngine, identity: dict[str, str]) -> Any:
     return nested.resources(identity["stack_id"])["group"]
 
 
-def signal(nested: NestedEngine, identity: dict[str, str], name: str = "policy") -> None:
+def signal(
+    nested: NestedEngine, identity: dict[str, str], name: str = "policy", run: bool = True
+) -> None:
     signals.resource_signal(
         nested.context,
         nested.settings,
@@ -67,7 +69,8 @@ def signal(nested: NestedEngine, identity: dict[str, str], name: str = "policy")
         resource_name=name,
         details=None,
     )
-    nested.queue.run_until_idle()
+    if run:
+        nested.queue.run_until_idle()
 
 
 def shown_metadata(nested: NestedEngine, identity: dict[str, str]) -> Any:
@@ -217,6 +220,47 @@ def test_a_refused_signal_gives_heats_reason(nested: NestedEngine, caplog: Any) 
     assert "Can not perform scaling action: resource group is in cooldown (600)." in (
         caplog.messages
     )
+
+
+def test_a_signal_during_a_resize_is_refused(nested: NestedEngine, caplog: Any) -> None:
+    policy = {"adjustment_type": "change_in_capacity", "scaling_adjustment": 1}
+    identity = nested.create(group_template(policy=policy))
+
+    signal(nested, identity, run=False)
+    with caplog.at_level("INFO"):
+        signal(nested, identity, run=False)
+    nested.queue.run_until_idle()
+
+    assert len(members(nested, identity)) == 2
+    assert "Can not perform scaling action: resource group is already in scaling." in (
+        caplog.messages
+    )
+    assert nested.reasons(identity["stack_id"], "policy") == [
+        "state changed",
+        "state changed",
+        "No signal details provided",
+    ]
+
+
+def test_marking_the_group_healthy_ends_a_stuck_scaling(nested: NestedEngine) -> None:
+    policy = {"adjustment_type": "change_in_capacity", "scaling_adjustment": 1}
+    identity = nested.create(group_template(policy=policy))
+    signal(nested, identity, run=False)
+
+    for unhealthy in (True, False):
+        resource_state.resource_mark_unhealthy(
+            nested.context,
+            nested.settings,
+            nested.database,
+            nested.queue,
+            stack_identity=identity,
+            resource_name="group",
+            mark_unhealthy=unhealthy,
+        )
+
+    group = group_row(nested, identity)
+    assert (group.action, group.status) == ("CHECK", "COMPLETE")
+    assert group.rsrc_metadata["scaling_in_progress"] is False
 
 
 def test_without_cooldown_signals_follow_each_other(nested: NestedEngine) -> None:
