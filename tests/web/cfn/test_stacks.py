@@ -13,6 +13,8 @@ from keel_app.common.identifier import HeatIdentifier
 from keel_app.rpc.client import EngineClient
 from tests.web.cfn.conftest import HEADERS
 from tests.web.cfn.stack_templates import CFN_TEMPLATE, UPDATED_TEMPLATE
+from tests.web.v1.stack_templates import NONE_TEMPLATE
+from tests.web.v1.test_stacks_template_url import site  # noqa: F401 (a fixture)
 
 FORM = {**HEADERS, "Content-Type": "application/x-www-form-urlencoded"}
 
@@ -185,4 +187,35 @@ def test_a_template_over_the_size_limit_is_refused(client: FlaskClient) -> None:
         "Payload exceeds maximum allowed size:Request limit exceeded: Template size "
         f"({len(oversized)} bytes) exceeds maximum allowed size (524288 bytes)."
         "</Message></Error></ErrorResponse>",
+    )
+
+
+def test_create_stack_fetches_the_template_at_template_url(
+    client: FlaskClient,
+    engine_client: EngineClient,
+    caller: Any,
+    run_engine: Any,
+    site: str,  # noqa: F811
+) -> None:
+    response = act(
+        client, Action="CreateStack", StackName="fetched", TemplateUrl=f"{site}/none.json"
+    )
+    run_engine()
+
+    assert response.status_code == 200
+    identity = engine_client.identify_stack(caller, "fetched")
+    assert engine_client.get_template(caller, identity) == NONE_TEMPLATE
+
+
+def test_a_template_url_answering_an_error_is_an_invalid_parameter(
+    client: FlaskClient,
+    site: str,  # noqa: F811
+) -> None:
+    response = act(client, Action="CreateStack", StackName="s", TemplateUrl=f"{site}/gone.yaml")
+
+    assert (response.status_code, response.get_data(as_text=True)) == (
+        400,
+        "<ErrorResponse><Error><Type>Sender</Type><Code>InvalidParameterValue</Code><Message>"
+        "A bad or out-of-range value was supplied:Failed to fetch template: Failed to "
+        f"retrieve template from {site}/gone.yaml</Message></Error></ErrorResponse>",
     )
