@@ -200,14 +200,20 @@ STEPS: list[tuple[str, str, str, dict[str, Any], str | None]] = [
         "preview a new stack",
         "POST",
         "/stacks/preview",
-        {"json": {"stack_name": "{name}", "template": TEMPLATE}},
+        {"json": {"stack_name": "{name}-preview", "template": TEMPLATE}},
         None,
     ),
     (
         "create with an unknown parameter",
         "POST",
         "/stacks",
-        {"json": {"stack_name": "{name}", "template": TEMPLATE, "parameters": {"nope": 1}}},
+        {
+            "json": {
+                "stack_name": "{name}-unknown",
+                "template": TEMPLATE,
+                "parameters": {"nope": 1},
+            }
+        },
         None,
     ),
     (
@@ -305,6 +311,25 @@ STEPS: list[tuple[str, str, str, dict[str, Any], str | None]] = [
         },
         None,
     ),
+    *[
+        (
+            f"create with {label}",
+            "POST",
+            "/stacks",
+            {"json": {"stack_name": f"{{name}}-{index}", "template": TEMPLATE, **fields}},
+            None,
+        )
+        for index, (label, fields) in enumerate(
+            [
+                ("files a list", {"files": ["a"]}),
+                ("empty tags", {"tags": ""}),
+                ("a zero timeout", {"timeout_mins": 0}),
+                ("a textual timeout", {"timeout_mins": "12"}),
+                ("disable_rollback not a boolean", {"disable_rollback": "maybe"}),
+                ("parameters as pairs", {"parameters": [["greeting", "paired"]]}),
+            ]
+        )
+    ],
     ("delete", "DELETE", "/stacks/{name}/{id}", {}, "DELETE_COMPLETE"),
     ("lookup after the delete", "GET", "/stacks/{name}", {}, None),
 ]
