@@ -2,15 +2,14 @@
 
     keel-bridge [--config-file heat.conf] [--config-dir DIR] [--loglevel LEVEL]
 
-The oslo side is heat.conf's ``transport_url``; the ``keel-worker`` fleet's broker is
-``KEEL_BROKER_URL``, which must be another vhost (see keel_app.compat_oslo.bridge_process).
+The oslo side is heat.conf's ``transport_url``; the ``keel-worker`` fleet's broker is the
+same unless ``KEEL_BROKER_URL`` names another.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
-import sys
 from collections.abc import Sequence
 
 from keel_app.common import config
@@ -34,11 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from keel_app.tasks.app import configure
 
     configure(conf)
-    try:
-        bridge_process.run(conf)
-    except bridge_process.SharedVhostError as error:
-        print(f"ERROR: {error}", file=sys.stderr)
-        return 1
+    bridge_process.run(conf)
     return 0
 
 

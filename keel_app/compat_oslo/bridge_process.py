@@ -1,10 +1,9 @@
 """One ``keel-bridge`` process, wired from heat.conf.
 
 The oslo side is heat.conf's ``transport_url`` and ``control_exchange``; the Celery side
-(the ``keel-worker`` fleet's broker) is ``KEEL_BROKER_URL``. The two must not be the same
-RabbitMQ vhost: the fleet's Celery queues are called ``engine`` and ``engine_worker``
-like Heat's topic queues but are declared differently (durable, on exchanges of their
-own), and the broker refuses a second declaration of a queue with other properties.
+(the ``keel-worker`` fleet's broker) is the same broker unless ``KEEL_BROKER_URL`` says
+otherwise. Both can share one vhost: the fleet's Celery queues are named ``keel.*``,
+never like the topic queues of Heat's.
 """
 
 from __future__ import annotations
@@ -15,8 +14,6 @@ import signal
 import uuid
 from typing import Any
 
-from kombu import Connection
-
 from keel_app.compat_oslo import topology
 from keel_app.compat_oslo.consumer import Bridge, BridgeOptions
 from keel_app.compat_oslo.serving import BridgeService
@@ -25,23 +22,6 @@ from keel_app.tasks.app import app, broker_url_from_transport_url
 
 LOG = logging.getLogger(__name__)
 DISCOVERY_TIMEOUT = 1.0
-
-
-class SharedVhostError(RuntimeError):
-    pass
-
-
-def _vhost(url: str) -> tuple[Any, ...]:
-    connection = Connection(url)
-    return connection.hostname, connection.port, connection.virtual_host
-
-
-def check_separate_vhosts(oslo_url: str, celery_url: str) -> None:
-    if _vhost(oslo_url) == _vhost(celery_url):
-        raise SharedVhostError(
-            "keel-bridge needs the keel-worker fleet's broker (KEEL_BROKER_URL) on another "
-            f"vhost than transport_url: both are {oslo_url!r}"
-        )
 
 
 def engine_ids_from_nodes(names: Any) -> set[str]:
@@ -61,9 +41,7 @@ def discover_engines() -> set[str]:
 
 def build(conf: Any, engine_id: str | None = None) -> Bridge:
     """The bridge of heat.conf ``conf``: its runtime installed, not yet consuming."""
-    # The bridge's Celery broker is the fleet's, never the oslo vhost (module docstring).
     oslo_url = broker_url_from_transport_url(conf.transport_url)
-    check_separate_vhosts(oslo_url, app.conf.broker_url)
     engine_id = engine_id or str(uuid.uuid4())
     bridge_runtime = runtime.build(conf, engine_id=engine_id)
     runtime.install(bridge_runtime)

@@ -8,9 +8,10 @@
   does one short database read) and make the caller wait on a busy fleet; serving it
   here keeps the latency of heat-engine's, which also answers calls in its consumer.
 - ``engine_worker``: a Heat engine's casts become the fleet's Celery tasks
-  (``keel.check_resource``, ``keel.cancel_check_resource`` on the named engine's
-  queue) through the same dispatcher, which seals the context: the clear-text token of
-  the oslo message never reaches a Celery message.
+  (``keel.check_resource``, ``keel.check_resource_delete_snapshot``, and
+  ``keel.cancel_check_resource`` on the named engine's queue) through the same
+  dispatcher, which seals the context: the clear-text token of the oslo message never
+  reaches a Celery message.
 - ``heat-engine-listener``: ``listening`` is answered for an OpenKeel engine only
   while its ``keel-worker`` answers a ping, and never otherwise, so a Heat engine
   takes a dead OpenKeel engine for dead after its two seconds exactly as it would a
@@ -116,13 +117,14 @@ class BridgeService:
         dispatcher = self.runtime.dispatcher
         if call.method == dispatch.CHECK_RESOURCE:
             dispatcher.send_check_resource(context, **call.args)
+        elif call.method == dispatch.CHECK_RESOURCE_DELETE_SNAPSHOT:
+            dispatcher.send_check_resource_delete_snapshot(context, **call.args)
         elif call.method == dispatch.CANCEL_CHECK_RESOURCE and server_name:
             dispatcher.send_cancel_check_resource(
                 context, stack_id=call.args["stack_id"], engine_id=server_name
             )
         else:
-            # No OpenKeel task runs snapshot deletion steps yet, and a cancel sent to
-            # no engine in particular has nobody to stop.
+            # A cancel sent to no engine in particular has nobody to stop.
             LOG.warning("Dropped %s cast to engine %s", call.method, server_name)
         return None
 

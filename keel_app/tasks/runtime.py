@@ -13,6 +13,7 @@ import threading
 from typing import Any
 
 from keel_app.common import config
+from keel_app.engine import notification
 from keel_app.engine.settings import EngineSettings, from_conf
 from keel_app.models.database import Database
 
@@ -23,6 +24,8 @@ class WorkerRuntime:
     database: Database
     settings: EngineSettings
     dispatcher: Any
+    # Where the engine's stack notifications go (None: dropped, Heat's default).
+    notifier: Any = None
 
 
 _lock = threading.Lock()
@@ -32,18 +35,22 @@ _current: WorkerRuntime | None = None
 def build(conf: Any, engine_id: str | None = None) -> WorkerRuntime:
     """A runtime for ``conf``: its database, settings and a Celery dispatcher."""
     # Imported here: the dispatcher needs the app, whose task modules import this one.
+    from keel_app.compat_oslo import notifier
     from keel_app.tasks.dispatcher import CeleryDispatcher
 
     settings = from_conf(conf, engine_id=engine_id)
     database = Database.from_conf(conf)
-    return WorkerRuntime(conf, database, settings, CeleryDispatcher(settings, database))
+    dispatcher = CeleryDispatcher(settings, database)
+    return WorkerRuntime(conf, database, settings, dispatcher, notifier.from_conf(conf))
 
 
 def install(runtime: WorkerRuntime | None) -> None:
-    """Make ``runtime`` the one this process's tasks use (``None`` forgets it)."""
+    """Make ``runtime`` the one this process's tasks use (``None`` forgets it), its
+    notifier the one the engine notifies stack states with."""
     global _current
     with _lock:
         _current = runtime
+    notification.install(runtime.notifier if runtime is not None else None)
 
 
 def current() -> WorkerRuntime:
@@ -52,4 +59,5 @@ def current() -> WorkerRuntime:
     with _lock:
         if _current is None:
             _current = build(config.load([]))
+            notification.install(_current.notifier)
         return _current

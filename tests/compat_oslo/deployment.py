@@ -124,19 +124,37 @@ class HeatPeer:
         self.process.wait(timeout=30)
 
 
+def notifications_conf(oslo_url: str) -> str:
+    """heat.conf's lines that send Heat's notifications to the oslo vhost."""
+    return (
+        "[oslo_messaging_notifications]\n"
+        "driver = messagingv2\n"
+        f"transport_url = {rabbit_url(oslo_url)}\n"
+    )
+
+
+def _append(path: Path, text: str) -> Path:
+    path.write_text(path.read_text() + text)
+    return path
+
+
 @contextlib.contextmanager
-def deployment(directory: Path) -> Iterator[dict[str, Any]]:
-    """Everything the bridge tests run against, torn down in reverse order."""
+def deployment(directory: Path, *, notifications: bool = False) -> Iterator[dict[str, Any]]:
+    """Everything the bridge tests run against, torn down in reverse order; with
+    ``notifications`` the engines notify on the oslo vhost as Heat's would."""
     with contextlib.ExitStack() as stack:
-        oslo_url = stack.enter_context(fleet.rabbit_vhost())
-        celery_url = stack.enter_context(fleet.rabbit_vhost())
+        # One vhost for oslo's queues and the fleet's Celery queues, as with a Heat
+        # deployment's single transport_url.
+        oslo_url = celery_url = stack.enter_context(fleet.rabbit_vhost())
         stack.enter_context(fleet.broker(celery_url))
         database_url = stack.enter_context(databases.fresh_database("mysql", directory))
         migrated_database(database_url).dispose()
-        workers = fleet.Fleet(fleet.write_heat_conf(directory, database_url), celery_url, directory)
+        extra = notifications_conf(oslo_url) if notifications else ""
+        worker_conf = _append(fleet.write_heat_conf(directory, database_url), extra)
+        workers = fleet.Fleet(worker_conf, celery_url, directory)
         stack.callback(workers.stop)
         workers.start(1, concurrency=4)
-        conf_path = write_bridge_conf(directory, database_url, oslo_url)
+        conf_path = _append(write_bridge_conf(directory, database_url, oslo_url), extra)
         bridge = stack.enter_context(
             bridge_process(conf_path, celery_url, oslo_url, directory / "bridge.log")
         )

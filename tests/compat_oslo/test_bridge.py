@@ -15,6 +15,7 @@ import pytest
 from kombu import Connection, Exchange, Queue
 
 from keel_app.tasks import context_wire
+from keel_app.tasks.dispatcher import engine_queue
 from tests import fleet
 from tests.compat_oslo import deployment
 
@@ -254,7 +255,8 @@ def test_a_heat_engines_cast_reaches_celery_with_the_token_sealed(bridged):
         cast=True,
     )
     assert answer == {"result": None}
-    queue = Queue(f"engine_worker.{engine_id}", exchange=Exchange(f"engine_worker.{engine_id}"))
+    name = engine_queue(engine_id)
+    queue = Queue(name, exchange=Exchange(name))
     deadline = time.monotonic() + 30
     message = None
     with Connection(bridged["celery_url"]) as connection:

@@ -21,6 +21,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from keel_app.common.identifier import HeatIdentifier
+from keel_app.engine import notification
 from keel_app.engine.convergence.bounded_cache import BoundedCache
 from keel_app.engine.graph import Dependencies
 from keel_app.engine.resource import Resource
@@ -306,6 +307,8 @@ class ConvergenceStack:
         return True
 
     def add_event(self, action: str, status: str, reason: str) -> None:
+        # Heat notifies each recorded stack state beside its event.
+        notification.send_stack_state(self)
         events.create_event(
             self.database,
             {

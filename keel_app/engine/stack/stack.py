@@ -16,6 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from keel_app.common import exception
+from keel_app.engine import notification
 from keel_app.engine.settings import EngineSettings
 from keel_app.engine.stack import events
 from keel_app.engine.stack.template_store import load_template, store_template
@@ -340,6 +341,7 @@ class Stack(ValidationStack):
             return None
         if self.notifier is not None:
             self.notifier(self)
+        notification.send_stack_state(self)
         events.add_stack_event(self, action, status, reason)
         values = {"action": action, "status": status, "status_reason": str(reason)}
         expected = self.current_traversal if self.convergence else None
