@@ -56,7 +56,7 @@ def create_cfn_app(config: Mapping[str, Any] | None = None) -> flask.Flask:
     app.register_error_handler(Exception, answer_unexpected)
 
     app.wsgi_app = Healthcheck(  # type: ignore[method-assign]
-        RequestId(VersionNegotiation(EmptyPathNotFound(app.wsgi_app)))
+        OptionsAnswered(RequestId(VersionNegotiation(EmptyPathNotFound(app.wsgi_app))))
     )
     return app
 
@@ -88,9 +88,16 @@ def answer_http_exception(exception: HTTPException) -> Response:
     accept = flask.request.headers.get("Accept", "")
     if isinstance(exception, NotFound | MethodNotAllowed):
         # Heat's router knows URLs with their methods: any other pair matches nothing.
-        return plain_errors.not_found(accept)
+        return not_found(flask.request.method, accept)
     code = exception.code or 500
     return plain_errors.plain_error(code, exception.name, exception.description or "", accept)
+
+
+def not_found(method: str, accept: str) -> Response:
+    if method == "HEAD":
+        # webob writes no body for HEAD, and keeps its default content type.
+        return Response(b"", status=404, headers={"Content-Type": "text/html; charset=UTF-8"})
+    return plain_errors.not_found(accept)
 
 
 def answer_unexpected(exception: Exception) -> Response:
@@ -111,6 +118,23 @@ class EmptyPathNotFound:
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         if environ.get("PATH_INFO", "") == "":
-            response = plain_errors.not_found(environ.get("HTTP_ACCEPT", ""))
+            response = not_found(environ["REQUEST_METHOD"], environ.get("HTTP_ACCEPT", ""))
             return response(environ, start_response)
         return self.application(environ, start_response)
+
+
+class OptionsAnswered:
+    """An OPTIONS request the API refuses gets an empty 200, as heat-api-cfn's outermost
+    (CORS) middleware answers it: no content type, none of the API's headers."""
+
+    def __init__(self, application: Any) -> None:
+        self.application = application
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        if environ.get("REQUEST_METHOD") != "OPTIONS":
+            return self.application(environ, start_response)
+        answer = Response.from_app(self.application, environ)
+        if not 200 <= answer.status_code < 300:
+            answer = Response(b"", status=200)
+            del answer.headers["Content-Type"]
+        return answer(environ, start_response)

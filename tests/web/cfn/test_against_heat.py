@@ -179,6 +179,12 @@ CASES: list[tuple[str, str, str, str, dict[str, str], str | None]] = [
     ("stacks show", "GET", "/v1/stacks/abc", "", {}, None),
     ("stacks edit", "GET", "/v1/stacks/abc/edit", "", {}, None),
     ("stacks delete collection", "DELETE", "/v1/stacks", "", {}, None),
+    ("options on the root", "OPTIONS", "/v1/", "", {}, None),
+    ("options on stacks", "OPTIONS", "/v1/stacks", "", {}, None),
+    ("head on stacks", "HEAD", "/v1/stacks", "", {}, None),
+    ("head without a path", "HEAD", "/v1", "", {}, None),
+    ("options on a signal", "OPTIONS", "/v1/signal/arn", "", {}, None),
+    ("an unknown method", "FROB", "/v1/", query(Action="EstimateTemplateCost"), {}, None),
     ("wait condition by POST", "POST", "/v1/waitcondition/arn", "", {}, None),
     ("signal by GET", "GET", "/v1/signal/arn", "", {}, None),
 ]
