@@ -211,3 +211,25 @@ def test_notifications_carry_no_credentials(notified):
         ("user-bridge", None),
         ("user-bridge", None),
     ]
+
+
+def test_a_failed_create_is_an_error_notification(notified):
+    failing = {
+        "heat_template_version": "2018-08-31",
+        "resources": {"broken": {"type": "OS::Heat::TestResource", "properties": {"fail": True}}},
+    }
+    arguments = {"template": failing, "params": {}, "files": {}, "args": {"disable_rollback": True}}
+    request(notified, "create_stack", stack_name="notified-failure", **arguments)
+    (start, failure) = notifications(notified, 2)
+    assert (start["priority"], start["event_type"]) == ("INFO", "orchestration.stack.create.start")
+    assert (
+        failure["priority"],
+        failure["event_type"],
+        failure["payload"]["state"],
+        failure["payload"]["state_reason"],
+    ) == (
+        "ERROR",
+        "orchestration.stack.create.error",
+        "CREATE_FAILED",
+        "Resource CREATE failed: ValueError: resources.broken: Test Resource failed broken",
+    )
