@@ -15,15 +15,10 @@ from keel_app.web.routing import Route
 from keel_app.web.v1 import stack_params, util
 from keel_app.web.v1.instantiation import InstantiationData
 from keel_app.web.v1.stack_dispatch import refuse_body, required_body, resource_call
+from keel_app.web.v1.util import query_value
 
 SCOPE = "stacks"
 TEMPLATE_TYPES = ("cfn", "hot")
-
-
-def query_value(name: str) -> str | None:
-    """A query parameter as webob's ``params.get`` reads it: the last of repeated ones."""
-    values = flask.request.args.getlist(name)
-    return values[-1] if values else None
 
 
 def optional_bool(name: str) -> bool:

@@ -96,18 +96,23 @@ MULTI = "multi"
 MIXED = "mixed"
 
 
+def query_value(name: str) -> str | None:
+    """A query parameter as webob's ``params.get`` reads it: the last of repeated ones."""
+    values = flask.request.args.getlist(name)
+    return values[-1] if values else None
+
+
 def allowed_params(param_types: Mapping[str, str]) -> dict[str, Any]:
     """The query parameters named in ``param_types``, each as its type says (Heat's
-    ``get_allowed_params``): ``single`` the first value, ``multi`` a list, ``mixed``
-    a list unless there is one value. Empty values are left out."""
-    args = flask.request.args
+    ``get_allowed_params``): ``single`` the last value (``query_value``), ``multi`` a
+    list, ``mixed`` a list unless there is one value. Empty values are left out."""
     allowed: dict[str, Any] = {}
     for key, kind in param_types.items():
         value: Any
         if kind == SINGLE:
-            value = args.get(key)
+            value = query_value(key)
         else:
-            value = args.getlist(key)
+            value = flask.request.args.getlist(key)
             if kind == MIXED and len(value) == 1:
                 value = value[0]
         if value:
