@@ -16,7 +16,7 @@ from oslo_config import cfg
 
 from keel_app.common import config as heat_config
 from keel_app.rpc.client import EngineClient
-from keel_app.web import auth_noauth, faults, request_body, request_context, v1
+from keel_app.web import auth_keystone, auth_noauth, faults, request_body, request_context, v1
 from keel_app.web.healthcheck import Healthcheck
 from keel_app.web.json_provider import HeatJSONProvider
 from keel_app.web.request_id import RequestId
@@ -66,12 +66,8 @@ def celery_engine_client(conf: cfg.ConfigOpts) -> EngineClient:
 
 
 def install_auth(app: flask.Flask, conf: cfg.ConfigOpts) -> None:
-    flavor = conf.paste_deploy.flavor
-    if flavor == NOAUTH_FLAVOR:
+    """``[paste_deploy] flavor``: ``noauth``, else (Heat's default) Keystone tokens."""
+    if conf.paste_deploy.flavor == NOAUTH_FLAVOR:
         auth_noauth.install(app, conf.noauth.token_response)
-        return
-    # Keystone (the default flavor) is not wired yet: refuse to serve unauthenticated.
-    raise RuntimeError(
-        f"[paste_deploy] flavor {flavor or 'default'!r} is not supported yet; "
-        f"set flavor = {NOAUTH_FLAVOR}"
-    )
+    else:
+        auth_keystone.install(app, conf)

@@ -2,13 +2,13 @@
 
 An operator's policy file (``[oslo_policy] policy_file``, ``policy_dirs``) overrides the
 defaults of ``policy_defaults`` by rule name, as it would in Heat. The enforcer gets a
-configuration object of its own, read from the same files as heat.conf, because
-oslo.policy registers its options itself and ours carry our own help texts.
+configuration object of its own (``private_conf``), read from the same files as heat.conf.
 """
 
 from __future__ import annotations
 
 import threading
+import weakref
 from typing import Any
 
 import flask
@@ -17,12 +17,15 @@ from oslo_policy import policy as oslo_policy
 
 from keel_app.common.context import RequestContext
 from keel_app.common.exception import Forbidden
+from keel_app.web import private_conf
 from keel_app.web.policy_defaults import DEFAULTS, PolicyDefault
 
 # What Heat's enforcer falls back to for a rule neither registered nor in a file.
 DENY_ALL = "!"
 
-_enforcers: dict[int, oslo_policy.Enforcer] = {}
+# id(conf) -> (a weak reference to conf, its enforcer): an id is reused once its object
+# is gone, so an entry counts only while its reference still points at the same object.
+_enforcers: dict[int, tuple[weakref.ref[cfg.ConfigOpts], oslo_policy.Enforcer]] = {}
 _enforcers_lock = threading.Lock()
 
 
@@ -43,29 +46,19 @@ def rule_default(default: PolicyDefault) -> oslo_policy.RuleDefault:
     )
 
 
-def policy_conf(conf: cfg.ConfigOpts) -> cfg.ConfigOpts:
-    """A fresh configuration read from the files ``conf`` was read from."""
-    private = cfg.ConfigOpts()
-    private(
-        args=[],
-        project="heat",
-        default_config_files=list(conf.config_file or []),
-        default_config_dirs=list(conf.config_dir and [conf.config_dir] or []),
-        validate_default_values=False,
-    )
-    return private
-
-
 def enforcer(conf: cfg.ConfigOpts) -> oslo_policy.Enforcer:
     """The enforcer of ``conf`` (made once per configuration object)."""
     with _enforcers_lock:
-        found = _enforcers.get(id(conf))
-        if found is None:
-            found = oslo_policy.Enforcer(policy_conf(conf), default_rule=DENY_ALL)
-            found.suppress_deprecation_warnings = True
-            found.register_defaults([rule_default(default) for default in DEFAULTS])
-            _enforcers[id(conf)] = found
-        return found
+        entry = _enforcers.get(id(conf))
+        if entry is not None and entry[0]() is conf:
+            return entry[1]
+        for key in [key for key, (reference, _) in _enforcers.items() if reference() is None]:
+            del _enforcers[key]
+        made = oslo_policy.Enforcer(private_conf.reread(conf), default_rule=DENY_ALL)
+        made.suppress_deprecation_warnings = True
+        made.register_defaults([rule_default(default) for default in DEFAULTS])
+        _enforcers[id(conf)] = (weakref.ref(conf), made)
+        return made
 
 
 def policy_values(context: RequestContext) -> dict[str, Any]:

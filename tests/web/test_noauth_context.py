@@ -93,11 +93,24 @@ def test_the_token_response_file_becomes_the_token_info(tmp_path: Path) -> None:
     assert our_context(app, {})["auth_token_info"] == {"token": {"methods": ["password"]}}
 
 
-def test_the_keystone_flavor_is_refused_until_it_exists(tmp_path: Path) -> None:
+def test_the_default_flavor_asks_for_a_keystone_token(tmp_path: Path) -> None:
+    # No token: keystonemiddleware refuses before it would ever ask Keystone anything.
     path = tmp_path / "keystone.conf"
-    path.write_text("[paste_deploy]\nflavor = default\n")
-    with pytest.raises(RuntimeError, match="flavor 'default' is not supported yet"):
-        create_app({"HEAT_CONF": config.load(["--config-file", str(path)])})
+    path.write_text("[keystone_authtoken]\nwww_authenticate_uri = http://keystone.invalid/v3\n")
+    app = create_app({"HEAT_CONF": config.load(["--config-file", str(path)])})
+    app.register_blueprint(probe_blueprint())
+
+    response = app.test_client().get("/v1/tenant/probe", headers={"X-Auth-User": "alice"})
+
+    assert response.status_code == 401
+    assert response.headers["WWW-Authenticate"] == 'Keystone uri="http://keystone.invalid/v3"'
+    assert response.get_json() == {
+        "error": {
+            "code": 401,
+            "title": "Unauthorized",
+            "message": "The request you have made requires authentication.",
+        }
+    }
 
 
 @pytest.mark.oracle
