@@ -48,7 +48,8 @@ def create_cfn_app(config: Mapping[str, Any] | None = None) -> flask.Flask:
 
         app.config[ENGINE_CLIENT_KEY] = celery_engine_client(conf)
 
-    install_auth(app, conf)
+    # The flavor's hooks (noauth) run before the request context is built.
+    routed = authenticated(app, conf, EmptyPathNotFound(app.wsgi_app))
     request_context.install(app)
     actions.install(app)
     app.register_error_handler(errors.CfnError, answer_error)
@@ -56,27 +57,33 @@ def create_cfn_app(config: Mapping[str, Any] | None = None) -> flask.Flask:
     app.register_error_handler(Exception, answer_unexpected)
 
     app.wsgi_app = Healthcheck(  # type: ignore[method-assign]
-        OptionsAnswered(RequestId(VersionNegotiation(EmptyPathNotFound(app.wsgi_app))))
+        OptionsAnswered(RequestId(VersionNegotiation(routed)))
     )
     return app
 
 
-def install_auth(app: flask.Flask, conf: cfg.ConfigOpts) -> None:
+def authenticated(app: flask.Flask, conf: cfg.ConfigOpts, routed: Any) -> Any:
+    """``routed`` behind the authentication ``[paste_deploy] flavor`` names."""
     flavor = conf.paste_deploy.flavor
     if flavor == NOAUTH_FLAVOR:
         auth_noauth.install(app, conf.noauth.token_response)
-        return
-    if flavor in EC2_FLAVORS:
-        from keel_app.web.cfn import ec2_keystone, ec2token
+        return routed
+    if flavor not in EC2_FLAVORS:
+        raise RuntimeError(
+            f"[paste_deploy] flavor {flavor!r} has no CFN pipeline; use the default, "
+            f"standalone or {NOAUTH_FLAVOR}"
+        )
+    from keel_app.web.cfn import ec2_keystone, ec2token
 
-        if conf.ec2authtoken.multi_cloud:
-            raise RuntimeError("[ec2authtoken] multi_cloud is not supported yet")
-        ec2token.install(app, ec2_keystone.service_adapter(conf))
-        return
-    raise RuntimeError(
-        f"[paste_deploy] flavor {flavor!r} has no CFN pipeline; use the default, "
-        f"standalone or {NOAUTH_FLAVOR}"
-    )
+    if conf.ec2authtoken.multi_cloud:
+        raise RuntimeError("[ec2authtoken] multi_cloud is not supported yet")
+    # An unsigned request is refused (Heat passes it on: see docs/divergences.md).
+    return ec2token.EC2Token(routed, refuse_unsigned, ec2_keystone.service_adapter(conf))
+
+
+def refuse_unsigned(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+    error = errors.HeatIncompleteSignatureError()
+    return serialization.xml_response(error.body(), error.code)(environ, start_response)
 
 
 def answer_error(error: errors.CfnError) -> Response:

@@ -14,16 +14,23 @@ set them after validating it (the headers a caller sent are dropped first).
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import logging
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import quote
 
-import flask
 from keystoneauth1 import adapter
+from werkzeug.wrappers import Request
 
 from keel_app.web.auth_noauth import TOKEN_INFO_KEY
-from keel_app.web.cfn import ec2_keystone, errors
+from keel_app.web.cfn import ec2_keystone, errors, serialization
 from keel_app.web.cfn.parameters import Parameters, request_parameters
+
+LOG = logging.getLogger(__name__)
+
+WsgiApplication = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 # webob's characters left unquoted in a request's path.
 PATH_SAFE = "/~!$&'()*+,;=:@"
@@ -103,7 +110,7 @@ def request_path(environ: dict[str, Any]) -> str:
 
 
 def ec2_credentials(
-    request: flask.Request, params: Parameters, access: str, signed: str
+    request: Request, params: Parameters, access: str, signed: str
 ) -> dict[str, Any]:
     """What Keystone is asked to check, as Heat's middleware sends it."""
     body = request.get_data(cache=True)
@@ -154,35 +161,60 @@ def identity_environ(token: ec2_keystone.EC2Token, access: str, signed: str) -> 
     return {key: value for key, value in environ.items() if value is not None}
 
 
-def authenticate(keystone: adapter.Adapter) -> None:
-    """Check the request's EC2 signature with Keystone and take on the token's identity."""
-    request = flask.request
+def authenticate(request: Request, keystone: adapter.Adapter) -> bool:
+    """Check the request's EC2 signature with Keystone and take on the token's identity;
+    False for an unsigned request naming a user, which the next layer authenticates."""
     params = request_parameters(request)
     signed = signature(params, request.headers)
-    # Heat lets a request with X-Auth-User and no signature through, to Keystone's token
-    # middleware (or, in its standalone pipeline, to nothing at all); here every request
-    # is signed (docs/divergences.md).
     if not signed:
-        flask.current_app.logger.info("No AWS Signature found.")
+        if "X-Auth-User" in request.headers:
+            return False
+        LOG.info("No AWS Signature found.")
         raise errors.HeatIncompleteSignatureError()
     access = access_key(params, request.headers)
     if not access:
-        flask.current_app.logger.info("No AWSAccessKeyId/Authorization Credential")
+        if "X-Auth-User" in request.headers:
+            return False
+        LOG.info("No AWSAccessKeyId/Authorization Credential")
         raise errors.HeatMissingAuthenticationTokenError()
     credentials = ec2_credentials(request, params, access, signed)
     try:
         token = ec2_keystone.check_credentials(keystone, credentials)
     except ec2_keystone.EC2Unauthorized:
-        flask.current_app.logger.info("AWS authentication failure.")
+        LOG.info("AWS authentication failure.")
         raise errors.HeatAccessDeniedError() from None
     except ec2_keystone.EC2CheckFailed as error:
-        flask.current_app.logger.error("EC2 credentials could not be checked: %s", error)
+        LOG.error("EC2 credentials could not be checked: %s", error)
         raise errors.HeatInternalFailureError() from None
     environ = request.environ
     for key in IDENTITY_KEYS:
         environ.pop(key, None)
     environ.update(identity_environ(token, access, signed))
+    return True
 
 
-def install(app: flask.Flask, keystone: adapter.Adapter) -> None:
-    app.before_request(lambda: authenticate(keystone))
+class EC2Token:
+    """The middleware: a signed request goes on as the token's user; an unsigned one
+    that names a user (``X-Auth-User``) goes on to ``unsigned`` (Keystone's token
+    middleware in Heat's default pipeline); any other is refused with an AWS error."""
+
+    def __init__(
+        self, signed: WsgiApplication, unsigned: WsgiApplication, keystone: adapter.Adapter
+    ) -> None:
+        self.signed = signed
+        self.unsigned = unsigned
+        self.keystone = keystone
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        request = Request(environ)
+        try:
+            authenticated = authenticate(request, self.keystone)
+        except errors.CfnError as error:
+            return serialization.xml_response(error.body(), error.code)(environ, start_response)
+        finally:
+            # The body was read for the signature's hash: the app reads it again.
+            body = request.get_data(cache=True)
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+        application = self.signed if authenticated else self.unsigned
+        return application(environ, start_response)

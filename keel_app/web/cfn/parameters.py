@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 import flask
+from werkzeug.wrappers import Request
 
 FORM_CONTENT_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -45,7 +46,7 @@ class Parameters:
         return {name: self.get(name) for name, _ in self.items()}
 
 
-def form_pairs(request: flask.Request) -> list[tuple[str, str]]:
+def form_pairs(request: Request) -> list[tuple[str, str]]:
     content_type = (request.mimetype or "").lower()
     if content_type not in FORM_CONTENT_TYPES:
         if request.method != "POST" or content_type:
@@ -57,7 +58,7 @@ def form_pairs(request: flask.Request) -> list[tuple[str, str]]:
     return list(request.form.items(multi=True))
 
 
-def request_parameters(request: flask.Request | None = None) -> Parameters:
+def request_parameters(request: Request | None = None) -> Parameters:
     """The parameters of the request being served (read once, then kept on it)."""
     request = request or flask.request
     found = request.environ.get("keel.cfn.parameters")
