@@ -1,11 +1,12 @@
 """The CloudFormation-compatible query API (heat-api-cfn v1) as a Flask application.
 
 Request flow, outermost first, as in heat-api-cfn's pipeline: ``/healthcheck`` beside
-everything, request id, version negotiation (the same as the native API's), then Flask:
-authentication (EC2 signatures checked by Keystone, or the ``noauth`` flavor of the
-embedded default, which Heat's CFN API does not have), the request context, the routes
-of ``actions``. Errors are AWS error documents (``errors``), except for unknown URLs,
-which get webob's bare 404 as in Heat.
+everything, the CORS layer's answer to a refused OPTIONS, request id, version
+negotiation (the same as the native API's), EC2 signatures checked by Keystone
+(``ec2token``), then Flask: the ``noauth`` flavor of the embedded default instead of
+signatures (Heat's CFN API has none), the request context, the routes of ``actions``.
+Errors are AWS error documents (``errors``), except for unknown URLs, which get webob's
+bare 404 as in Heat.
 """
 
 from __future__ import annotations
