@@ -172,10 +172,11 @@ which metric should be scaled and scaling adjustment, set cooldown etc.
     def _resolve_attribute(self, name: str) -> Any:
         if self.resource_id is None:
             return None
+        # Only a URL made for the user can be handed out (None until one is).
         if name == self.ALARM_URL:
-            return str(self.data().get(EC2_SIGNED_URL))
+            return self.data().get(EC2_SIGNED_URL)
         if name == self.SIGNAL_URL:
-            return str(self.data().get(HEAT_SIGNAL_URL))
+            return self.data().get(HEAT_SIGNAL_URL)
         return None
 
 
@@ -242,5 +243,6 @@ class AWSScalingPolicy(AutoScalingPolicy):
 
     def get_reference_id(self) -> str:
         if self.resource_id is not None:
+            # Made for the user's EC2 keypair, as the CloudFormation handle's is.
             return str(self.data().get(EC2_SIGNED_URL))
         return str(self.name)

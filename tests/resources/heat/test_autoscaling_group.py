@@ -446,3 +446,31 @@ def test_the_member_definition_is_stored_as_given(nested: NestedEngine) -> None:
     assert row.rsrc_metadata == {"role": "web"}
     assert nested.outputs(identity)["values"] == ["web"]
     assert json.dumps(nested.environment(child.id)["parameters"]) == "{}"
+
+
+def test_members_may_be_template_resources(nested: NestedEngine) -> None:
+    member_template = {
+        "heat_template_version": "2018-08-31",
+        "parameters": {"greeting": {"type": "string"}},
+        "resources": {"word": {"type": "OS::Heat::Value", "properties": {"value": "x"}}},
+        "outputs": {"value": {"value": {"get_param": "greeting"}}},
+    }
+    member = {"type": "member.yaml", "properties": {"greeting": "hello"}}
+    policy = {"adjustment_type": "change_in_capacity", "scaling_adjustment": 1}
+    files = {"member.yaml": json.dumps(member_template)}
+    identity = nested.create(group_template(member, policy=policy), files=files)
+
+    signal(nested, identity)
+
+    assert nested.outputs(identity)["values"] == ["hello", "hello"]
+    rows = members(nested, identity)
+    # As in Heat, a nested stack member is updated with every change of the group.
+    assert sorted((row.action, row.status) for row in rows.values()) == [
+        ("CREATE", "COMPLETE"),
+        ("UPDATE", "COMPLETE"),
+    ]
+    # Each member is a stack of the template's resources.
+    assert all(len(nested.children(row.physical_resource_id)) == 0 for row in rows.values())
+    assert {
+        name for row in rows.values() for name in nested.resources(row.physical_resource_id)
+    } == {"word"}
