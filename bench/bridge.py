@@ -18,14 +18,12 @@ resolved) ``--calls`` times, first one call at a time (latency: p50, p95), then 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -122,38 +120,6 @@ def run_client(oslo_url: str, options: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
-@contextlib.contextmanager
-def heat_engine(directory: Path, database_url: str, oslo_url: str) -> Iterator[None]:
-    """Heat's heat-engine on ``oslo_url`` and the database, until the block ends."""
-    conf_path = directory / "heat-engine.conf"
-    conf_path.write_text(
-        "[DEFAULT]\n"
-        f"transport_url = {deployment.rabbit_url(oslo_url)}\n"
-        f"auth_encryption_key = {fleet.ENCRYPTION_KEY}\n"
-        "num_engine_workers = 1\n"
-        "host = heat-bench-host\n"
-        "[database]\n"
-        f"connection = {database_url}\n"
-    )
-    with open(directory / "heat-engine.log", "wb") as log:
-        process = subprocess.Popen(
-            [str(oracle.VENV / "bin" / "heat-engine"), "--config-file", str(conf_path)],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONWARNINGS": "ignore"},
-        )
-    try:
-        deployment.wait_for_consumer(oslo_url, "engine", timeout=120, process=process)
-        yield
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
 def report(label: str, results: dict[str, Any]) -> None:
     for method, figures in results.items():
         print(
@@ -192,7 +158,7 @@ def main() -> int:
             results = {"keel-bridge": run_client(deployed["oslo_url"], options)}
             if not arguments.without_heat:
                 with fleet.rabbit_vhost() as heat_url:
-                    with heat_engine(directory, deployed["database_url"], heat_url):
+                    with deployment.heat_engine(directory, deployed["database_url"], heat_url):
                         results["heat-engine"] = run_client(heat_url, options)
     for label, figures in results.items():
         report(label, figures)

@@ -9,6 +9,7 @@ ETA, so no worker slot sleeps.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from keel_app.common.context import RequestContext
@@ -52,9 +53,17 @@ def shown_arguments(kwargs: dict[str, Any]) -> str:
 class CeleryDispatcher(CastingDispatcher):
     """Sends convergence steps as tasks of the OpenKeel app."""
 
-    def __init__(self, settings: EngineSettings, database: Database):
+    def __init__(
+        self,
+        settings: EngineSettings,
+        database: Database,
+        ask_heat_engine: Callable[[str], bool] | None = None,
+    ):
+        """``ask_heat_engine(engine_id)`` asks an engine that is no keel-worker, a Heat
+        engine of a mixed fleet, whether it is alive (Heat's ``listening`` call)."""
         self.settings = settings
         self.database = database
+        self.ask_heat_engine = ask_heat_engine
 
     def _cast(
         self,
@@ -85,4 +94,6 @@ class CeleryDispatcher(CastingDispatcher):
     def is_engine_alive(self, context: RequestContext, engine_id: str) -> bool:
         if engine_id == self.settings.engine_id:
             return True
-        return liveness.is_engine_alive(self.database, engine_id)
+        if liveness.is_engine_alive(self.database, engine_id):
+            return True
+        return self.ask_heat_engine is not None and self.ask_heat_engine(engine_id)

@@ -35,12 +35,12 @@ _current: WorkerRuntime | None = None
 def build(conf: Any, engine_id: str | None = None) -> WorkerRuntime:
     """A runtime for ``conf``: its database, settings and a Celery dispatcher."""
     # Imported here: the dispatcher needs the app, whose task modules import this one.
-    from keel_app.compat_oslo import notifier
+    from keel_app.compat_oslo import caller, notifier
     from keel_app.tasks.dispatcher import CeleryDispatcher
 
     settings = from_conf(conf, engine_id=engine_id)
     database = Database.from_conf(conf)
-    dispatcher = CeleryDispatcher(settings, database)
+    dispatcher = CeleryDispatcher(settings, database, caller.heat_engine_asker(conf))
     return WorkerRuntime(conf, database, settings, dispatcher, notifier.from_conf(conf))
 
 

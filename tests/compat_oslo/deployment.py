@@ -84,6 +84,47 @@ def bridge_process(
             process.wait()
 
 
+@contextlib.contextmanager
+def heat_engine(
+    directory: Path,
+    database_url: str,
+    oslo_url: str,
+    *,
+    host: str = "heat-bench-host",
+    defaults: str = "",
+) -> Iterator[Any]:
+    """Heat's own heat-engine (one process) on ``oslo_url`` and the database, until the
+    block ends; ``defaults`` are more lines of its heat.conf's [DEFAULT]."""
+    conf_path = directory / "heat-engine.conf"
+    conf_path.write_text(
+        "[DEFAULT]\n"
+        f"transport_url = {rabbit_url(oslo_url)}\n"
+        f"auth_encryption_key = {fleet.ENCRYPTION_KEY}\n"
+        "num_engine_workers = 1\n"
+        f"host = {host}\n"
+        f"{defaults}"
+        "[database]\n"
+        f"connection = {database_url}\n"
+    )
+    with open(directory / "heat-engine.log", "wb") as log:
+        process = subprocess.Popen(
+            [str(oracle.VENV / "bin" / "heat-engine"), "--config-file", str(conf_path)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONWARNINGS": "ignore"},
+        )
+    try:
+        wait_for_consumer(oslo_url, f"engine.{host}", timeout=120, process=process)
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 class HeatPeer:
     """Heat's EngineClient in the oracle, one request at a time."""
 
