@@ -19,6 +19,8 @@ from keel_app.engine.template import TemplateLimits
 class EngineSettings:
     max_resources_per_stack: int = 1000
     max_stacks_per_tenant: int = 512
+    max_software_configs_per_tenant: int = 4096
+    max_software_deployments_per_tenant: int = 4096
     max_nested_stack_depth: int = 5
     max_template_size: int = 524288
     max_json_body_size: int = 1048576
@@ -53,6 +55,8 @@ def from_conf(conf: Any, engine_id: str | None = None) -> EngineSettings:
     values: dict[str, Any] = {
         "max_resources_per_stack": conf.max_resources_per_stack,
         "max_stacks_per_tenant": conf.max_stacks_per_tenant,
+        "max_software_configs_per_tenant": conf.max_software_configs_per_tenant,
+        "max_software_deployments_per_tenant": conf.max_software_deployments_per_tenant,
         "max_nested_stack_depth": conf.max_nested_stack_depth,
         "max_template_size": conf.max_template_size,
         "max_json_body_size": conf.max_json_body_size,

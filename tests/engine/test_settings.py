@@ -15,10 +15,13 @@ def test_defaults_are_heats() -> None:
     assert dataclasses.asdict(settings) == {
         "max_resources_per_stack": 1000,
         "max_stacks_per_tenant": 512,
+        "max_software_configs_per_tenant": 4096,
+        "max_software_deployments_per_tenant": 4096,
         "max_nested_stack_depth": 5,
         "max_template_size": 524288,
         "max_json_body_size": 1048576,
         "max_events_per_stack": 1000,
+        "max_snapshots_per_stack": 32,
         "event_purge_batch_size": 200,
         "action_retry_limit": 5,
         "stack_action_timeout": 3600,
@@ -38,6 +41,7 @@ def test_from_conf_reads_heat_conf(tmp_path) -> None:
     heat_conf = tmp_path / "heat.conf"
     heat_conf.write_text(
         "[DEFAULT]\nmax_stacks_per_tenant = 3\nhidden_stack_tags = a,b\n"
+        "max_software_configs_per_tenant = 4\nmax_software_deployments_per_tenant = 5\n"
         "host = engine-7\nmax_events_per_stack = 10\nstack_action_timeout = 60\n"
         "enable_stack_abandon = true\n"
         "[revision]\nheat_revision = r42\n"
@@ -55,7 +59,9 @@ def test_from_conf_reads_heat_conf(tmp_path) -> None:
         settings.engine_id,
         settings.heat_revision,
         settings.enable_stack_abandon,
-    ) == (3, ("a", "b"), "engine-7", 10, 60, "fixed", "r42", True)
+        settings.max_software_configs_per_tenant,
+        settings.max_software_deployments_per_tenant,
+    ) == (3, ("a", "b"), "engine-7", 10, 60, "fixed", "r42", True, 4, 5)
 
 
 def test_template_limits_follow_the_settings() -> None:

@@ -170,6 +170,27 @@ def list_software_configs(
     ]
 
 
+def _check_project_limit(context: Any, settings: EngineSettings, database: Database) -> None:
+    """Heat's quota of configs a project may hold (-1: none), not applied to admins."""
+    limit = settings.max_software_configs_per_tenant
+    if context.is_admin or limit < 0:
+        return
+    statement = (
+        sa.select(sa.func.count())
+        .select_from(SoftwareConfig)
+        .where(SoftwareConfig.tenant == context.project_id)
+    )
+    with database.transaction() as session:
+        counted = session.scalar(statement) or 0
+    if counted >= limit:
+        raise exception.RequestLimitExceeded(
+            message=(
+                f"You have reached the maximum software configs per tenant, {limit}. "
+                "Please delete some configs."
+            )
+        )
+
+
 def create_software_config(
     context: Any,
     settings: EngineSettings,
@@ -183,6 +204,7 @@ def create_software_config(
     outputs: list[Any] | None = None,
     options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    _check_project_limit(context, settings, database)
     inputs = [] if inputs is None else inputs
     outputs = [] if outputs is None else outputs
     check_io_schema_list(inputs)

@@ -14,6 +14,8 @@ import time
 import uuid
 from typing import Any
 
+import sqlalchemy as sa
+
 from keel_app.common import exception
 from keel_app.engine.api_format import isotime
 from keel_app.engine.service.server_metadata import (
@@ -159,6 +161,36 @@ def check_software_deployment(
         time.sleep(CHECK_INTERVAL)
 
 
+def _check_project_limit(context: Any, settings: EngineSettings, database: Database) -> None:
+    """Heat's quota of deployments a project may hold (-1: none), not applied to admins.
+
+    As Heat counts them, a project holds the deployments it made and those of servers
+    whose stack-user project it is.
+    """
+    limit = settings.max_software_deployments_per_tenant
+    if context.is_admin or limit < 0:
+        return
+    statement = (
+        sa.select(sa.func.count())
+        .select_from(SoftwareDeployment)
+        .where(
+            sa.or_(
+                SoftwareDeployment.tenant == context.project_id,
+                SoftwareDeployment.stack_user_project_id == context.project_id,
+            )
+        )
+    )
+    with database.transaction() as session:
+        counted = session.scalar(statement) or 0
+    if counted >= limit:
+        raise exception.RequestLimitExceeded(
+            message=(
+                f"You have reached the maximum software deployments per tenant, {limit}. "
+                "Please delete some deployments."
+            )
+        )
+
+
 def create_software_deployment(
     context: Any,
     settings: EngineSettings,
@@ -174,6 +206,7 @@ def create_software_deployment(
     stack_user_project_id: str | None = None,
     deployment_id: str | None = None,
 ) -> dict[str, Any]:
+    _check_project_limit(context, settings, database)
     if stack_user_project_id is not None and len(stack_user_project_id) > MAX_PROJECT_ID_LENGTH:
         raise exception.Invalid(
             reason='"stack_user_project_id" should be no more than 64 characters'
