@@ -116,6 +116,62 @@ def test_every_adjustment_gives_heats_new_size() -> None:
     ] == heat["batches"]
 
 
+HEAT_ROLLING = """
+import itertools, json, sys
+from heat.engine.resources.openstack.heat.instance_group import InstanceGroup
+from heat.scaling import template
+
+
+def simulate(size, target, batch_size, minimum):
+    counter = itertools.count()
+    members = [("m%d" % next(counter), "old") for _ in range(size)]
+    history = []
+    capacity = len(members)
+    target = min(target or capacity, capacity)
+    for total, new in InstanceGroup._get_batches(target, capacity, batch_size, minimum):
+        definitions = dict(template.member_definitions(
+            members, "new", total, new, lambda: "m%d" % next(counter)))
+        kept = [(name, definitions.pop(name)) for name, _old in members if name in definitions]
+        members = kept + sorted(definitions.items(), key=lambda item: int(item[0][1:]))
+        history.append(members)
+    return history
+
+
+print(json.dumps([simulate(*case) for case in json.loads(sys.argv[1])]))
+"""
+
+
+def simulate_rolling_update(
+    size: int, target: int, batch_size: int, minimum: int
+) -> list[list[list[str]]]:
+    """The members (oldest first) after each batch of replacing ``size`` members' "old"
+    definition by "new", as an AutoScalingGroup's update does."""
+    counter = itertools.count()
+    members = [(f"m{next(counter)}", "old") for _ in range(size)]
+    history = []
+    target = min(target or size, size)
+    for total, new in scaling.instance_group_batches(target, size, batch_size, minimum):
+        definitions = dict(
+            scaling.member_definitions(
+                members, "new", total, new, lambda: f"m{next(counter)}", lambda _n, d: d
+            )
+        )
+        kept = [(name, definitions.pop(name)) for name, _old in members if name in definitions]
+        members = kept + sorted(definitions.items(), key=lambda item: int(item[0][1:]))
+        history.append([list(member) for member in members])
+    return history
+
+
+def test_rolling_updates_replace_the_members_heat_replaces() -> None:
+    cases = [list(case) for case in itertools.product(range(5), range(5), range(1, 4), range(4))]
+
+    heat = oracle.run_json(HEAT_ROLLING, json.dumps(cases))
+
+    assert [simulate_rolling_update(*case) for case in cases] == heat
+    # With two to keep in service, one member of two keeps the old definition.
+    assert simulate_rolling_update(2, 2, 1, 2)[-1] == [["m1", "old"], ["m2", "new"]]
+
+
 def test_the_cooldown_decides_as_heats_on_stored_metadata() -> None:
     now = utcnow()
 
