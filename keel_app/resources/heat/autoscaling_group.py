@@ -75,7 +75,9 @@ def new_member_name() -> str:
 
 
 def scaling_notification(group: Any, suffix: str, **details: Any) -> None:
-    """Where Heat sends ``orchestration.autoscaling.<suffix>`` (start, end, error)."""
+    """Where Heat sends ``orchestration.autoscaling.<suffix>`` (start, end, error), with
+    Heat's payload fields as ``details``: adjustment, adjustment_type, capacity,
+    groupname and message. The notifications themselves are not sent yet."""
     LOG.debug("Scaling %s: %s %s", group.name, suffix, details)
 
 
@@ -394,26 +396,28 @@ Neutron Nets), AutoScalingGroup is a convenient and easy way to do that.
         self._check_scaling_allowed(cooldown)
         reason = f"{adjustment_type} : {adjustment}"
         group_name = self.FnGetRefId()
-        scaling_notification(
-            self,
-            "start",
-            adjustment=adjustment,
-            adjustment_type=adjustment_type,
-            capacity=capacity,
-            groupname=group_name,
-            message=f"Start resizing the group {group_name}",
-        )
+        notification = {
+            "adjustment": adjustment,
+            "adjustment_type": adjustment_type,
+            "capacity": capacity,
+            "groupname": group_name,
+            "message": f"Start resizing the group {group_name}",
+        }
+        scaling_notification(self, "start", **notification)
         try:
             self.update_with_template(self._create_template(new_capacity), self.child_params())
         except Exception as error:
-            scaling_notification(self, "error", capacity=capacity, message=str(error))
+            notification.update(capacity=self.current_size(), message=str(error))
+            scaling_notification(self, "error", **notification)
             LOG.error("Error in performing scaling adjustment for group %s.", self.name)
             self._finished_scaling(cooldown, reason, size_changed=False)
             raise
         finally:
             # The attributes are read afresh from the resized group.
             self.clear_stored_attributes()
-        self.data_set(PENDING_RESIZE, json.dumps({"cooldown": cooldown, "reason": reason}))
+        notification["capacity"] = new_capacity
+        pending = {"cooldown": cooldown, "reason": reason, "notification": notification}
+        self.data_set(PENDING_RESIZE, json.dumps(pending))
 
     def complete_scaling(self) -> bool:
         """Record the end of a resize a signal started, once the nested stack is done;
@@ -425,14 +429,17 @@ Neutron Nets), AutoScalingGroup is a convenient and easy way to do that.
         if state is not None and state.status == self.IN_PROGRESS:
             return False
         resize = json.loads(pending)
+        notification = resize["notification"]
         resized = state is not None and state.status == self.COMPLETE
         if resized:
-            group_name = self.FnGetRefId()
-            message = f"End resizing the group {group_name}"
-            scaling_notification(self, "end", groupname=group_name, message=message)
+            notification["message"] = f"End resizing the group {notification['groupname']}"
+            scaling_notification(self, "end", **notification)
         else:
-            reason = state.status_reason if state is not None else ""
-            scaling_notification(self, "error", message=reason)
+            notification.update(
+                capacity=self.current_size(),
+                message=state.status_reason if state is not None else "",
+            )
+            scaling_notification(self, "error", **notification)
         self._finished_scaling(
             resize["cooldown"], resize["reason"], resized, self._nested_finished_at()
         )
