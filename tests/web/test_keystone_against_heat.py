@@ -69,10 +69,10 @@ def our_app(keystone_service: Keystone, tmp_path: Path) -> flask.Flask:
 
 
 def answers_of_heat(
-    keystone: Keystone, directory: Path, requests: list[dict[str, Any]]
+    keystone: Keystone, directory: Path, requests: list[dict[str, Any]], extra: str = ""
 ) -> list[dict[str, Any]]:
     conf_path = write_conf(
-        keystone, directory, f"[paste_deploy]\napi_paste_config = {PASTE_CONFIG}\n"
+        keystone, directory, f"[paste_deploy]\napi_paste_config = {PASTE_CONFIG}\n{extra}"
     )
     requests_path = directory / "requests.json"
     requests_path.write_text(json.dumps(requests))
@@ -162,3 +162,42 @@ def test_the_context_from_a_token_is_heats(
     our_context["request_id"] = "req-fixed"
 
     assert our_context == heat_context
+
+
+def test_multi_cloud_auth_urls_are_judged_as_heat_does(
+    keystone_service: Keystone, tmp_path: Path
+) -> None:
+    extra = (
+        f"[auth_password]\nmulti_cloud = true\nallowed_auth_uris = {keystone_service.auth_url}\n"
+    )
+    conf = config.load(["--config-file", str(write_conf(keystone_service, tmp_path, extra))])
+    app = create_app({"TESTING": True, "HEAT_CONF": conf, "ENGINE_CLIENT": object()})
+    app.register_blueprint(probe_blueprint())
+    token = keystone_service.token(ALICE)
+    probe = f"/v1/{keystone_service.project_id(ALICE)}/probe"
+    requests: list[dict[str, Any]] = [
+        {"method": "GET", "path": probe, "headers": {"X-Auth-Token": token}, "body": None},
+        {
+            "method": "GET",
+            "path": probe,
+            "headers": {"X-Auth-Token": token, "X-Auth-Url": "http://elsewhere/v3"},
+            "body": None,
+        },
+        {
+            "method": "GET",
+            "path": probe,
+            "headers": {"X-Auth-Url": "http://elsewhere/v3", "Accept": "application/json"},
+            "body": None,
+        },
+    ]
+    heat_directory = tmp_path / "heat"
+    heat_directory.mkdir()
+    heat_answers = answers_of_heat(keystone_service, heat_directory, requests, extra)
+    our_answers = [answer_of_ours(app, request) for request in requests]
+
+    assert [answer["status"] for answer in heat_answers] == [400, 401, 401]
+    assert our_answers == heat_answers
+    allowed = app.test_client().get(
+        probe, headers={"X-Auth-Token": token, "X-Auth-Url": keystone_service.auth_url}
+    )
+    assert allowed.get_json()["context"]["auth_url"] == keystone_service.auth_url
