@@ -104,3 +104,32 @@ def send_stack_state(stack: Any) -> None:
         # As with oslo's notifier, a notification that cannot be sent is only logged:
         # the stack operation goes on.
         LOG.exception("Could not notify the state of stack %s", stack.id)
+
+
+def send_autoscaling(
+    stack: Any,
+    *,
+    phase: str,
+    adjustment: Any,
+    adjustment_type: str,
+    capacity: int,
+    groupname: str,
+    message: str,
+) -> None:
+    """Heat's ``autoscaling.<start|end|error>`` of a scaling group's adjustment: the
+    payload of the group's stack with the adjustment's figures after it."""
+    notifier = _notifier
+    if notifier is None:
+        return
+    payload = {
+        **stack_payload(stack),
+        "adjustment_type": adjustment_type,
+        "adjustment": adjustment,
+        "capacity": capacity,
+        "groupname": groupname,
+        "message": message,
+    }
+    try:
+        notifier.notify(stack.context, f"autoscaling.{phase}", payload, phase == "error")
+    except Exception:
+        LOG.exception("Could not notify the scaling of group %s", groupname)
