@@ -3,15 +3,18 @@
 An unknown route or an unknown API version never reaches Heat's fault handling: webob
 writes the answer itself, as plain text, HTML or JSON depending on the Accept header.
 Clients (and their error parsing) see exactly those bodies, so they are rebuilt here.
+To a HEAD request webob gives none of them: the bare response, empty and typed HTML
+whatever the Accept header, which ``PlainErrorResponse`` answers when it is sent.
 """
 
 from __future__ import annotations
 
 import html
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-from werkzeug.wrappers import Response
+from flask import Response
 
 OFFERS = ("text/html", "application/json")
 
@@ -63,6 +66,23 @@ def offer_quality(offer: str, ranges: list[tuple[str, float]]) -> float:
     return best[1]
 
 
+HEAD_CONTENT_TYPE = "text/html; charset=UTF-8"
+
+
+class PlainErrorResponse(Response):
+    """A webob error body, which a HEAD request gets as webob's bare, empty response.
+
+    Flask's own response class, so that Flask sends it as it is (a plain werkzeug
+    response would be converted and lose ``__call__``); it also serves bare WSGI.
+    """
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        if environ.get("REQUEST_METHOD") == "HEAD":
+            self.set_data(b"")
+            self.headers["Content-Type"] = HEAD_CONTENT_TYPE
+        return super().__call__(environ, start_response)
+
+
 def plain_error(status: int, title: str, explanation: str, accept_header: str) -> Response:
     """webob's generated body for an error raised without detail."""
     status_line = f"{status} {title}"
@@ -84,7 +104,7 @@ def plain_error(status: int, title: str, explanation: str, accept_header: str) -
         text = marked_up.replace("\n", " ").replace("<br />", "\n")
         body = f"{status_line}\n\n{text}"
         content_type = "text/plain; charset=UTF-8"
-    return Response(body.encode(), status=status, headers={"Content-Type": content_type})
+    return PlainErrorResponse(body.encode(), status=status, headers={"Content-Type": content_type})
 
 
 def not_found(accept_header: str) -> Response:
