@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 KEYSTONE_REQUIREMENTS = ["keystone==30.0.0", "gunicorn==27.0.1"]
 VENV = Path(os.environ.get("KEEL_KEYSTONE_VENV", "/var/tmp/openkeel-keystone"))
@@ -155,6 +156,10 @@ class Keystone:
 
     def token(self, account: Account) -> str:
         """A project-scoped token for ``account`` (POST /v3/auth/tokens)."""
+        return self.issue(account)[0]
+
+    def issue(self, account: Account) -> tuple[str, dict[str, Any]]:
+        """A project-scoped token for ``account`` and Keystone's description of it."""
         body = {
             "auth": {
                 "identity": {
@@ -177,7 +182,24 @@ class Keystone:
             method="POST",
         )
         with urllib.request.urlopen(request, timeout=30) as response:
-            return response.headers["X-Subject-Token"]
+            return response.headers["X-Subject-Token"], json.loads(response.read())
+
+    def request(
+        self, method: str, path: str, token: str, body: dict[str, Any] | None = None
+    ) -> tuple[int, dict[str, Any] | None]:
+        """A call to Keystone's v3 API with ``token``: the status and the decoded body."""
+        request = urllib.request.Request(
+            self.auth_url + path,
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"X-Auth-Token": token, "Content-Type": "application/json"},
+            method=method,
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                content = response.read()
+                return response.status, json.loads(content) if content else None
+        except urllib.error.HTTPError as error:
+            return error.code, None
 
     def heat_conf(self) -> str:
         """heat.conf's sections for this Keystone, as a deployment of Heat writes them."""

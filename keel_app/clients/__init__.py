@@ -1,0 +1,1 @@
+"""Clients of other services, on keystoneauth1 sessions."""
