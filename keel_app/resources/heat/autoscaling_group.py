@@ -29,7 +29,7 @@ import sqlalchemy as sa
 
 from keel_app.common import exception
 from keel_app.common.exception import StackValidationFailed
-from keel_app.engine import constraints
+from keel_app.engine import constraints, notification
 from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import Schema
 from keel_app.engine.resource import AttributeSchema
@@ -75,10 +75,10 @@ def new_member_name() -> str:
 
 
 def scaling_notification(group: Any, suffix: str, **details: Any) -> None:
-    """Where Heat sends ``orchestration.autoscaling.<suffix>`` (start, end, error), with
-    Heat's payload fields as ``details``: adjustment, adjustment_type, capacity,
-    groupname and message. The notifications themselves are not sent yet."""
-    LOG.debug("Scaling %s: %s %s", group.name, suffix, details)
+    """Heat's ``orchestration.autoscaling.<suffix>`` (start, end, error), with Heat's
+    payload fields as ``details``: adjustment, adjustment_type, capacity, groupname and
+    message."""
+    notification.send_autoscaling(group.stack, phase=suffix, **details)
 
 
 class AutoScalingResourceGroup(CooldownMixin, StackResource):
@@ -396,27 +396,27 @@ Neutron Nets), AutoScalingGroup is a convenient and easy way to do that.
         self._check_scaling_allowed(cooldown)
         reason = f"{adjustment_type} : {adjustment}"
         group_name = self.FnGetRefId()
-        notification = {
+        details = {
             "adjustment": adjustment,
             "adjustment_type": adjustment_type,
             "capacity": capacity,
             "groupname": group_name,
             "message": f"Start resizing the group {group_name}",
         }
-        scaling_notification(self, "start", **notification)
+        scaling_notification(self, "start", **details)
         try:
             self.update_with_template(self._create_template(new_capacity), self.child_params())
         except Exception as error:
-            notification.update(capacity=self.current_size(), message=str(error))
-            scaling_notification(self, "error", **notification)
+            details.update(capacity=self.current_size(), message=str(error))
+            scaling_notification(self, "error", **details)
             LOG.error("Error in performing scaling adjustment for group %s.", self.name)
             self._finished_scaling(cooldown, reason, size_changed=False)
             raise
         finally:
             # The attributes are read afresh from the resized group.
             self.clear_stored_attributes()
-        notification["capacity"] = new_capacity
-        pending = {"cooldown": cooldown, "reason": reason, "notification": notification}
+        details["capacity"] = new_capacity
+        pending = {"cooldown": cooldown, "reason": reason, "notification": details}
         self.data_set(PENDING_RESIZE, json.dumps(pending))
 
     def complete_scaling(self) -> bool:
@@ -429,17 +429,17 @@ Neutron Nets), AutoScalingGroup is a convenient and easy way to do that.
         if state is not None and state.status == self.IN_PROGRESS:
             return False
         resize = json.loads(pending)
-        notification = resize["notification"]
+        details = resize["notification"]
         resized = state is not None and state.status == self.COMPLETE
         if resized:
-            notification["message"] = f"End resizing the group {notification['groupname']}"
-            scaling_notification(self, "end", **notification)
+            details["message"] = f"End resizing the group {details['groupname']}"
+            scaling_notification(self, "end", **details)
         else:
-            notification.update(
+            details.update(
                 capacity=self.current_size(),
                 message=state.status_reason if state is not None else "",
             )
-            scaling_notification(self, "error", **notification)
+            scaling_notification(self, "error", **details)
         self._finished_scaling(
             resize["cooldown"], resize["reason"], resized, self._nested_finished_at()
         )

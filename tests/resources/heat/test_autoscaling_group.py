@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from keel_app.engine import notification
 from keel_app.engine.service import resource_state, resources, signals
 from keel_app.models.base import utcnow
 from tests.engine.convergence.nested import NestedEngine
@@ -474,3 +475,65 @@ def test_members_may_be_template_resources(nested: NestedEngine) -> None:
     assert {
         name for row in rows.values() for name in nested.resources(row.physical_resource_id)
     } == {"word"}
+
+
+class RecordingNotifier:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any], bool]] = []
+
+    def notify(self, context: Any, event_type: str, payload: dict[str, Any], error: bool) -> None:
+        self.sent.append((event_type, payload, error))
+
+
+@pytest.fixture
+def notifier() -> Any:
+    recording = RecordingNotifier()
+    notification.install(recording)
+    yield recording
+    notification.install(None)
+
+
+def test_a_resize_is_notified_as_heat_notifies_it(nested: NestedEngine, notifier: Any) -> None:
+    policy = {"adjustment_type": "change_in_capacity", "scaling_adjustment": 2}
+    identity = nested.create(group_template(policy=policy))
+    group_reference = group_row(nested, identity).physical_resource_id
+    notifier.sent.clear()
+
+    signal(nested, identity)
+    shown_metadata(nested, identity)
+
+    scaling = [
+        (event_type, error, {key: payload[key] for key in list(payload)[-5:]})
+        for event_type, payload, error in notifier.sent
+        if event_type.startswith("autoscaling.")
+    ]
+    figures = {"adjustment_type": "change_in_capacity", "adjustment": 2}
+    assert scaling == [
+        (
+            "autoscaling.start",
+            False,
+            {
+                **figures,
+                "capacity": 1,
+                "groupname": group_reference,
+                "message": f"Start resizing the group {group_reference}",
+            },
+        ),
+        (
+            "autoscaling.end",
+            False,
+            {
+                **figures,
+                "capacity": 3,
+                "groupname": group_reference,
+                "message": f"End resizing the group {group_reference}",
+            },
+        ),
+    ]
+    start_payload = next(
+        payload for kind, payload, _ in notifier.sent if kind == "autoscaling.start"
+    )
+    assert (start_payload["stack_name"], start_payload["stack_identity"]) == (
+        "web",
+        identity["stack_id"],
+    )
