@@ -1,4 +1,5 @@
-"""The convergence steps as Celery tasks: ``keel.check_resource``.
+"""The convergence steps as Celery tasks: ``keel.check_resource`` and
+``keel.check_resource_delete_snapshot``.
 
 Argument names are those of Heat's worker API (spec section 1.3) plus the sealed
 ``context``. Each task runs one step and returns; the next steps are sent by the engine
@@ -52,6 +53,27 @@ def check_resource(
         accumulated_failures=accumulated_failures,
         node_type=node_type,
         abandon=abandon,
+    )
+
+
+@app.task(name="keel.check_resource_delete_snapshot", acks_late=True, reject_on_worker_lost=True)
+def check_resource_delete_snapshot(
+    context: dict[str, Any],
+    snapshot_id: str,
+    resource_name: str,
+    start_time: str | None = None,
+    is_stack_delete: bool = False,
+    current_traversal: str | None = None,
+) -> None:
+    """One resource's part of deleting a snapshot; the last to report removes the rows."""
+    runtime = current()
+    _worker(runtime).check_resource_delete_snapshot(
+        _context(runtime, context),
+        snapshot_id,
+        resource_name,
+        start_time=start_time,
+        is_stack_delete=is_stack_delete,
+        current_traversal=current_traversal,
     )
 
 

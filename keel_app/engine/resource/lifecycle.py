@@ -540,17 +540,21 @@ class LifeCycle(Signalling):
         ResourceFailure.
         """
         self._calling_engine_id = engine_id
+        initial_state = self.state
         if action == "DELETE":
             self._use_stored_properties()
         self.state_set(action, "IN_PROGRESS", lock=LOCK_ACQUIRE)
-        if action == "DELETE" and (
-            self.abandon_in_progress or self.t.deletion_policy() == "Retain"  # type: ignore[attr-defined]
-        ):
+        policy = self.t.deletion_policy() if action == "DELETE" else None  # type: ignore[attr-defined]
+        if action == "DELETE" and (self.abandon_in_progress or policy == "Retain"):
             # Left to live on outside the stack: the state changes, nothing is deleted.
             return RETAINED
         handler = getattr(self, f"handle_{action.lower()}", None)
+        arguments: tuple[Any, ...] = ()
+        if policy == "Snapshot":
+            # The type keeps a snapshot of what it deletes (it is polled as a delete).
+            handler, arguments = getattr(self, "handle_snapshot_delete", None), (initial_state,)
         try:
-            return handler() if callable(handler) else None
+            return handler(*arguments) if callable(handler) else None
         except Exception as error:
             raise self._fail(action, error) from error
 

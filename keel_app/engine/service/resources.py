@@ -10,11 +10,12 @@ import sqlalchemy as sa
 
 from keel_app.common import exception
 from keel_app.engine import api_format
-from keel_app.engine.service import stack_query
+from keel_app.engine.service import resource_tree, stack_query
 from keel_app.engine.service.stacks import get_stack_row, load_stack
 from keel_app.engine.settings import EngineSettings
 from keel_app.models import Event
 from keel_app.models import Resource as ResourceRow
+from keel_app.models import Stack as StackRow
 from keel_app.models.database import Database
 
 EVENT_SORT_COLUMNS = {"event_time": "created_at", "resource_type": "resource_type"}
@@ -76,39 +77,25 @@ def list_stack_resources(
     filters: Mapping[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """The stack's resources (its template's, in their stored state), filtered by row
-    columns (``name``, ``status``...) and by a ``type`` substring."""
+    columns (``name``, ``status``...) and by a ``type`` substring; with ``nested_depth``
+    those of its nested stacks too, as ``resource_tree`` walks them."""
     stack = load_stack(context, settings, database, stack_identity, show_deleted=True)
-    if with_detail:
-        stack.resolve_outputs_data()
     resource_type = None
-    names = None
+    column_filters: dict[str, Any] = {}
     if filters is not None:
-        translated = stack_query.translate_filters(filters)
-        resource_type = translated.pop("type", None)
-        if translated:
-            names = _filtered_names(database, stack.id, translated)
+        column_filters = stack_query.translate_filters(filters)
+        resource_type = column_filters.pop("type", None)
+    depth = min(nested_depth, settings.max_nested_stack_depth)
     answers = []
-    for name, resource in stack.resources.items():
-        if names is not None and name not in names:
-            continue
-        if resource_type is not None and resource_type not in resource.type():
-            continue
-        answers.append(format_resource(stack, resource, detail=with_detail))
+    for owner, listed in resource_tree.listed_resources(database, stack, depth, column_filters):
+        if with_detail:
+            owner.resolve_outputs_data()
+        answers.extend(
+            format_resource(owner, resource, detail=with_detail)
+            for resource in listed
+            if resource_type is None or resource_type in resource.type()
+        )
     return answers
-
-
-def _filtered_names(database: Database, stack_id: str, filters: Mapping[str, Any]) -> set[str]:
-    statement = sa.select(ResourceRow.name).where(ResourceRow.stack_id == stack_id)
-    for column, value in filters.items():
-        attribute = getattr(ResourceRow, column, None)
-        if attribute is None:
-            raise exception.Invalid(reason=f"Unknown filter {column}")
-        if isinstance(value, list | tuple | set | frozenset):
-            statement = statement.where(attribute.in_(value))
-        else:
-            statement = statement.where(attribute == value)
-    with database.transaction() as session:
-        return {str(name) for name in session.scalars(statement).all()}
 
 
 def describe_stack_resource(
@@ -159,12 +146,34 @@ def list_events(
     marker: str | None = None,
     sort_keys: Any = None,
     sort_dir: str | None = None,
+    nested_depth: int | None = None,
 ) -> list[dict[str, Any]]:
     """A stack's events, newest first unless sorted otherwise; ``marker`` is an event
-    uuid. Properties are shown only when one event is asked for by ``uuid``."""
+    uuid. Properties are shown only when one event is asked for by ``uuid``.
+
+    With ``nested_depth``, the events of the stacks nested under it too, down to that
+    ``nested_depth`` column value (Heat's rule, counted from the top of the tree), each
+    naming the stack asked for as ``root_stack_id``. As in Heat, the stacks are those
+    with resources that count this stack as their root, of the caller's project and not
+    deleted.
+    """
     row = get_stack_row(context, database, stack_identity, show_deleted=True)
-    stack_identifier = api_format.stack_row_identifier(row)
-    statement = sa.select(Event).where(Event.stack_id == row.id)
+    root_identifier = None
+    if nested_depth:
+        root_identifier = api_format.stack_row_identifier(row)
+        identifiers = _nested_stack_identifiers(context, settings, database, row.id, nested_depth)
+        statement = (
+            sa.select(Event)
+            .join(StackRow, Event.stack_id == StackRow.id)
+            .where(
+                Event.stack_id.in_(list(identifiers)),
+                StackRow.tenant == context.project_id,
+                StackRow.deleted_at.is_(None),
+            )
+        )
+    else:
+        identifiers = {row.id: api_format.stack_row_identifier(row)}
+        statement = sa.select(Event).where(Event.stack_id == row.id)
     for column, value in (filters or {}).items():
         attribute = getattr(Event, column, None)
         if attribute is None:
@@ -191,6 +200,34 @@ def list_events(
         events = events[: int(limit)]
     include_properties = bool(filters and "uuid" in filters)
     return [
-        api_format.format_event(event, stack_identifier, include_rsrc_prop_data=include_properties)
+        api_format.format_event(
+            event,
+            identifiers[event.stack_id],
+            root_identifier,
+            include_rsrc_prop_data=include_properties,
+        )
         for event in events
     ]
+
+
+def _nested_stack_identifiers(
+    context: Any, settings: EngineSettings, database: Database, root_id: str, depth: int
+) -> dict[str, Any]:
+    """The identifiers of the stacks under ``root_id`` (itself included) that a nested
+    listing reaches, by id."""
+    with database.transaction() as session:
+        stack_ids = set(
+            session.scalars(
+                sa.select(ResourceRow.stack_id).where(ResourceRow.root_stack_id == root_id)
+            ).all()
+        )
+    statement = stack_query.stack_query(
+        context,
+        filters={"id": sorted(stack_ids), "nested_depth": list(range(depth + 1))},
+        show_nested=True,
+        hidden_tags=settings.hidden_stack_tags,
+    )
+    return {
+        row.id: api_format.stack_row_identifier(row)
+        for row in stack_query.list_rows(database, statement)
+    }

@@ -284,3 +284,21 @@ def test_deleting_a_stack_deletes_its_snapshots(context, settings, database, que
     row = stack_row(database, identity["stack_id"])
     assert (row.action, row.status) == ("DELETE", "COMPLETE")
     assert row.deleted_at is not None
+
+
+def test_a_stack_delete_completes_when_a_snapshot_went_first(
+    context, settings, database, queue
+) -> None:
+    identity = _created(context, settings, database, queue)
+    taken = _snapshot(context, settings, database, queue, identity)
+    service.delete_stack(context, settings, database, queue, stack_identity=identity)
+    # The snapshot goes before its node of the DELETE traversal runs.
+    with database.transaction() as session:
+        session.query(ResourceSnapshot).delete()
+        session.query(Snapshot).filter_by(id=taken["id"]).delete()
+
+    queue.run_until_idle()
+
+    row = stack_row(database, identity["stack_id"])
+    assert (row.action, row.status) == ("DELETE", "COMPLETE")
+    assert all_rows(database, SyncPoint) == []
