@@ -1,5 +1,6 @@
-"""deletion_policy Snapshot: a type that can keep a snapshot deletes through
-``handle_snapshot_delete``, told the state the resource was in; others refuse the policy."""
+"""Types that keep snapshots: deletion_policy Snapshot deletes through
+``handle_snapshot_delete`` (told the state the resource was in; other types refuse the
+policy), and a snapshot's delete steps call ``handle_delete_snapshot``."""
 
 from __future__ import annotations
 
@@ -10,11 +11,15 @@ import pytest
 
 from keel_app.common import exception
 from keel_app.engine.environment import global_env
+from keel_app.engine.service import snapshots
 from keel_app.engine.service import stacks as service
+from keel_app.models import ResourceSnapshot, Snapshot, SyncPoint
 from keel_app.resources.heat.none import NoneResource
+from tests.engine.service.rows import all_rows
 from tests.engine.service.stack_life import create, hot, stack_state
 
 SNAPSHOT_TYPE = "Keel::Test::Snapshotted"
+UNDELETABLE_TYPE = "Keel::Test::UndeletableSnapshot"
 # What each handle_snapshot_delete call was told, in order.
 CALLS: list[tuple[str, tuple[str, str]]] = []
 
@@ -76,3 +81,44 @@ def test_a_placeholder_with_the_policy_is_deleted(context, settings, database, q
     queue.run_until_idle()
 
     assert stack_state(database, identity)[:2] == ("DELETE", "COMPLETE")
+
+
+class UndeletableSnapshot(NoneResource):
+    """A type whose snapshots cannot be deleted."""
+
+    def handle_delete_snapshot(self, data: Any) -> Any:
+        raise RuntimeError(f"image of {self.name} is protected")
+
+
+@pytest.fixture
+def undeletable_type() -> Iterator[None]:
+    registry = global_env().registry
+    registry.register_class(UNDELETABLE_TYPE, UndeletableSnapshot)
+    yield
+    registry._registry.pop(UNDELETABLE_TYPE)
+
+
+def test_a_snapshot_that_cannot_be_deleted_is_delete_failed(
+    context, settings, database, queue, undeletable_type
+) -> None:
+    identity = create(context, settings, database, queue, hot({"kept": {"type": UNDELETABLE_TYPE}}))
+    queue.run_until_idle()
+    taken = snapshots.stack_snapshot(
+        context, settings, database, queue, stack_identity=identity, name="snap"
+    )
+    queue.run_until_idle()
+
+    snapshots.delete_snapshot(
+        context, settings, database, queue, stack_identity=identity, snapshot_id=taken["id"]
+    )
+    with pytest.raises(RuntimeError):
+        queue.run_until_idle()
+
+    (row,) = all_rows(database, Snapshot)
+    assert (row.action, row.status, row.status_reason) == (
+        "DELETE",
+        "FAILED",
+        "image of kept is protected",
+    )
+    assert all_rows(database, SyncPoint) == []
+    assert [r.resource_name for r in all_rows(database, ResourceSnapshot)] == ["kept"]
