@@ -10,9 +10,12 @@ import re
 import subprocess
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from keel_app.common import config
+from keel_app.compat_oslo import topology
 from keel_app.compat_oslo.consumer import Bridge, BridgeOptions
 from tests import fleet, oracle
 from tests.compat_oslo.deployment import rabbit_url
@@ -27,7 +30,7 @@ import sys
 from oslo_config import cfg
 from heat.common import config, messaging
 import oslo_messaging
-cfg.CONF([], project="heat", default_config_files=[])
+cfg.CONF(["--config-file", sys.argv[4]], project="heat", default_config_files=[])
 messaging.setup(sys.argv[1])
 servers = []
 for topic, server in (("engine", sys.argv[2]), ("engine_worker", sys.argv[3]),
@@ -74,10 +77,11 @@ def broker_lists(vhost_url: str) -> dict[str, set[tuple[str, ...]]]:
 
 
 @contextlib.contextmanager
-def heat_servers(vhost_url: str) -> Iterator[None]:
+def heat_servers(vhost_url: str, conf_path: Path) -> Iterator[None]:
     """oslo.messaging's RPC servers for Heat's topics, running until the block ends."""
+    arguments = [rabbit_url(vhost_url), HOST, ENGINE_ID, str(conf_path)]
     process = subprocess.Popen(
-        [str(oracle.python()), "-c", HEAT_SERVERS, rabbit_url(vhost_url), HOST, ENGINE_ID],
+        [str(oracle.python()), "-c", HEAT_SERVERS, *arguments],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -91,9 +95,10 @@ def heat_servers(vhost_url: str) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def running_bridge(vhost_url: str) -> Iterator[None]:
+def running_bridge(vhost_url: str, conf_path: Path) -> Iterator[None]:
+    queue_options = topology.options_from_conf(config.load(["--config-file", str(conf_path)]))
     bridge = Bridge(
-        BridgeOptions(url=vhost_url, host=HOST, engine_id=ENGINE_ID),
+        BridgeOptions(url=vhost_url, host=HOST, engine_id=ENGINE_ID, queue_options=queue_options),
         handle=lambda topic, server, call: None,
     )
     thread = threading.Thread(target=bridge.run)
@@ -106,18 +111,44 @@ def running_bridge(vhost_url: str) -> Iterator[None]:
         thread.join(30)
 
 
-def test_while_serving_the_queues_exchanges_and_bindings_are_heats():
+RABBIT_OPTIONS = {
+    "defaults": "",
+    "durable": "amqp_durable_queues = true\nrabbit_transient_queues_ttl = 600\n",
+    "quorum": "rabbit_quorum_queue = true\nrabbit_transient_quorum_queue = true\n",
+    "auto-delete": "amqp_auto_delete = true\nrabbit_ha_queues = true\n",
+}
+
+
+@pytest.fixture(params=list(RABBIT_OPTIONS))
+def conf_path(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    path = tmp_path / "heat.conf"
+    path.write_text("[oslo_messaging_rabbit]\n" + RABBIT_OPTIONS[request.param])
+    return path
+
+
+def test_while_serving_the_queues_exchanges_and_bindings_are_heats(conf_path):
     with fleet.rabbit_vhost() as heat_vhost, fleet.rabbit_vhost() as bridge_vhost:
-        with heat_servers(heat_vhost), running_bridge(bridge_vhost):
+        with heat_servers(heat_vhost, conf_path), running_bridge(bridge_vhost, conf_path):
             heats = broker_lists(heat_vhost)
             assert broker_lists(bridge_vhost) == heats
-    assert ("engine_worker." + ENGINE_ID, "false", "false", "[]") in heats["queues"]
-    assert ("engine_fanout_*", "false", "false", '[{"x-expires",1800000}]') in heats["queues"]
+    assert len(heats["queues"]) == 9
 
 
-def test_after_a_clean_stop_what_is_left_is_what_heat_leaves():
+def test_with_heats_defaults_nothing_is_durable_and_fanouts_expire(tmp_path):
+    conf_path = tmp_path / "heat.conf"
+    conf_path.write_text("")
     with fleet.rabbit_vhost() as heat_vhost, fleet.rabbit_vhost() as bridge_vhost:
-        with heat_servers(heat_vhost), running_bridge(bridge_vhost):
+        with heat_servers(heat_vhost, conf_path), running_bridge(bridge_vhost, conf_path):
+            ours = broker_lists(bridge_vhost)
+    assert ("engine_worker." + ENGINE_ID, "false", "false", "[]") in ours["queues"]
+    assert ("engine_fanout_*", "false", "false", '[{"x-expires",1800000}]') in ours["queues"]
+
+
+def test_after_a_clean_stop_what_is_left_is_what_heat_leaves(tmp_path):
+    conf_path = tmp_path / "heat.conf"
+    conf_path.write_text("")
+    with fleet.rabbit_vhost() as heat_vhost, fleet.rabbit_vhost() as bridge_vhost:
+        with heat_servers(heat_vhost, conf_path), running_bridge(bridge_vhost, conf_path):
             pass
         heats = broker_lists(heat_vhost)
         assert broker_lists(bridge_vhost) == heats
