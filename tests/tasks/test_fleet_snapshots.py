@@ -87,3 +87,32 @@ def test_a_fleet_takes_and_deletes_a_snapshot(
     _eventually(lambda: not _rows(fleet_database, Snapshot))
     assert _rows(fleet_database, ResourceSnapshot) == []
     assert _rows(fleet_database, SyncPoint, stack_id=stack_id) == []
+
+
+def test_a_fleet_deletes_a_stack_with_its_snapshots(
+    workers, fleet_database, api_settings, dispatcher, context
+) -> None:
+    workers.start(2)
+    identity = service.create_stack(
+        context,
+        api_settings,
+        fleet_database,
+        dispatcher,
+        stack_name="fleet",
+        template=TEMPLATE,
+        params={},
+        files={},
+        args={},
+    )
+    stack_id = identity["stack_id"]
+    _eventually(lambda: _stack_state(fleet_database, stack_id) == ("CREATE", "COMPLETE"))
+    snapshots.stack_snapshot(
+        context, api_settings, fleet_database, dispatcher, stack_identity=identity, name="s"
+    )
+    _eventually(lambda: _stack_state(fleet_database, stack_id) == ("SNAPSHOT", "COMPLETE"))
+
+    service.delete_stack(context, api_settings, fleet_database, dispatcher, stack_identity=identity)
+
+    _eventually(lambda: _stack_state(fleet_database, stack_id) == ("DELETE", "COMPLETE"))
+    assert _rows(fleet_database, Snapshot) == []
+    assert _rows(fleet_database, ResourceSnapshot) == []
