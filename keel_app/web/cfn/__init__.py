@@ -29,7 +29,8 @@ from keel_app.web.version_negotiation import VersionNegotiation
 
 NOAUTH_FLAVOR = "noauth"
 # Heat's CFN pipelines: "default" (EC2 signatures, then Keystone tokens) and "standalone".
-EC2_FLAVORS = (None, "", "default", "standalone")
+STANDALONE_FLAVOR = "standalone"
+EC2_FLAVORS = (None, "", "default", STANDALONE_FLAVOR)
 
 
 def create_cfn_app(config: Mapping[str, Any] | None = None) -> flask.Flask:
@@ -74,12 +75,20 @@ def authenticated(app: flask.Flask, conf: cfg.ConfigOpts, routed: Any) -> Any:
             f"[paste_deploy] flavor {flavor!r} has no CFN pipeline; use the default, "
             f"standalone or {NOAUTH_FLAVOR}"
         )
+    from keel_app.web import auth_keystone
     from keel_app.web.cfn import ec2_keystone, ec2token
 
     if conf.ec2authtoken.multi_cloud:
         raise RuntimeError("[ec2authtoken] multi_cloud is not supported yet")
-    # An unsigned request is refused (Heat passes it on: see docs/divergences.md).
-    return ec2token.EC2Token(routed, refuse_unsigned, ec2_keystone.service_adapter(conf))
+    keystone = ec2_keystone.service_adapter(conf)
+    if flavor == STANDALONE_FLAVOR:
+        # Heat's standalone pipeline believes an unsigned caller's identity headers;
+        # here such a request is refused (docs/divergences.md).
+        return ec2token.EC2Token(routed, refuse_unsigned, keystone)
+    # The default pipeline: the token of a signed request, or the one an unsigned
+    # request names itself, validated by Keystone's token middleware.
+    validated = auth_keystone.token_validation(routed, conf)
+    return ec2token.EC2Token(validated, validated, keystone)
 
 
 def refuse_unsigned(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
