@@ -2,8 +2,9 @@
 
 ``/`` serves every method; its ``Action`` parameter names the action, and a missing or
 unknown one is ``InvalidAction``. The RESTful ``/stacks`` URLs Heat's router also
-connects lead to the same controller: ``POST /stacks`` creates a stack, the other reads
-name no action. The answer is XML unless the parameter ``ContentType`` is ``JSON``.
+connects (with an optional ``.<format>`` suffix) lead to the same controller:
+``POST /stacks`` creates a stack, the other reads name no action. The answer is XML
+unless the parameter ``ContentType`` is ``JSON``.
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ def answer(result: Any) -> Response:
 
 def answering(view: Callable[..., Any]) -> Callable[..., Response]:
     def serve(**url_values: Any) -> Response:
+        # A ".<format>" suffix of the URL (Heat's router allows one) changes nothing.
+        url_values.pop("format", None)
         return answer(view(**url_values))
 
     serve.__name__ = view.__name__
@@ -84,9 +87,12 @@ def dispatch_action() -> Any:
 ROUTES: list[tuple[str, str, Callable[..., Any], list[str] | None]] = [
     ("/stacks/detail", "stacks_detail", no_action, ["GET"]),
     ("/stacks", "stacks_create", stacks.create_stack, ["POST"]),
+    ("/stacks.<format>", "stacks_create_format", stacks.create_stack, ["POST"]),
     ("/stacks", "stacks_index", no_action, ["GET"]),
+    ("/stacks.<format>", "stacks_index_format", no_action, ["GET"]),
     ("/stacks/new", "stacks_new", no_action, ["GET"]),
     ("/stacks/<stack_id>/edit", "stacks_edit", no_action, ["GET"]),
+    ("/stacks/<stack_id>/edit.<format>", "stacks_edit_format", no_action, ["GET"]),
     ("/stacks/<stack_id>", "stacks_show", no_action, ["GET"]),
     ("/stacks/<stack_id>", "stacks_member", malformed, ["PUT", "DELETE"]),
     ("/", "action", dispatch_action, None),
