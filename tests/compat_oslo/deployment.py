@@ -129,6 +129,7 @@ class HeatPeer:
     """Heat's EngineClient in the oracle, one request at a time."""
 
     def __init__(self, oslo_url: str) -> None:
+        self.url = oslo_url
         self.process = subprocess.Popen(
             [str(oracle.python()), str(PEER_SCRIPT), rabbit_url(oslo_url)],
             stdin=subprocess.PIPE,

@@ -68,7 +68,10 @@ def main():
                     server=request.get("server"),
                     version=request.get("version", "1.0"),
                 )
-                rpc = rpc.prepare(timeout=request.get("timeout", 10))
+                rpc = rpc.prepare(
+                    timeout=request.get("timeout", 10),
+                    call_monitor_timeout=request.get("call_monitor_timeout"),
+                )
                 if request.get("cast"):
                     rpc.cast(context, request["method"], **request.get("kwargs", {}))
                     result = None
