@@ -140,7 +140,7 @@ def list_events(
     database: Database,
     dispatcher: Any,
     *,
-    stack_identity: Mapping[str, Any],
+    stack_identity: Mapping[str, Any] | None,
     filters: Mapping[str, Any] | None = None,
     limit: int | None = None,
     marker: str | None = None,
@@ -155,25 +155,29 @@ def list_events(
     ``nested_depth`` column value (Heat's rule, counted from the top of the tree), each
     naming the stack asked for as ``root_stack_id``. As in Heat, the stacks are those
     with resources that count this stack as their root, of the caller's project and not
-    deleted.
+    deleted. With no ``stack_identity``, the events of every live stack of the project.
     """
-    row = get_stack_row(context, database, stack_identity, show_deleted=True)
     root_identifier = None
-    if nested_depth:
-        root_identifier = api_format.stack_row_identifier(row)
-        identifiers = _nested_stack_identifiers(context, settings, database, row.id, nested_depth)
-        statement = (
-            sa.select(Event)
-            .join(StackRow, Event.stack_id == StackRow.id)
-            .where(
-                Event.stack_id.in_(list(identifiers)),
-                StackRow.tenant == context.project_id,
-                StackRow.deleted_at.is_(None),
-            )
-        )
+    identifiers: dict[str, Any] | None = None
+    # Events of the caller's live stacks (Heat's ``event_get_all_by_tenant``).
+    tenant_events = (
+        sa.select(Event)
+        .join(StackRow, Event.stack_id == StackRow.id)
+        .where(StackRow.tenant == context.project_id, StackRow.deleted_at.is_(None))
+    )
+    if stack_identity is None:
+        statement = tenant_events
     else:
-        identifiers = {row.id: api_format.stack_row_identifier(row)}
-        statement = sa.select(Event).where(Event.stack_id == row.id)
+        row = get_stack_row(context, database, stack_identity, show_deleted=True)
+        if nested_depth:
+            root_identifier = api_format.stack_row_identifier(row)
+            identifiers = _nested_stack_identifiers(
+                context, settings, database, row.id, nested_depth
+            )
+            statement = tenant_events.where(Event.stack_id.in_(list(identifiers)))
+        else:
+            identifiers = {row.id: api_format.stack_row_identifier(row)}
+            statement = sa.select(Event).where(Event.stack_id == row.id)
     for column, value in (filters or {}).items():
         attribute = getattr(Event, column, None)
         if attribute is None:
@@ -198,6 +202,10 @@ def list_events(
             events = events[uuids.index(marker) + 1 :]
     if limit is not None:
         events = events[: int(limit)]
+    if identifiers is None:
+        identifiers = _stack_identifiers(
+            context, settings, database, {event.stack_id for event in events}
+        )
     include_properties = bool(filters and "uuid" in filters)
     return [
         api_format.format_event(
@@ -207,6 +215,8 @@ def list_events(
             include_rsrc_prop_data=include_properties,
         )
         for event in events
+        # A hidden stack's events have no stack to show them with (Heat fails on them).
+        if event.stack_id in identifiers
     ]
 
 
@@ -221,9 +231,22 @@ def _nested_stack_identifiers(
                 sa.select(ResourceRow.stack_id).where(ResourceRow.root_stack_id == root_id)
             ).all()
         )
+    return _stack_identifiers(
+        context, settings, database, stack_ids, {"nested_depth": list(range(depth + 1))}
+    )
+
+
+def _stack_identifiers(
+    context: Any,
+    settings: EngineSettings,
+    database: Database,
+    stack_ids: set[str],
+    filters: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The identifiers of those of ``stack_ids`` a listing shows (nested ones too), by id."""
     statement = stack_query.stack_query(
         context,
-        filters={"id": sorted(stack_ids), "nested_depth": list(range(depth + 1))},
+        filters={"id": sorted(stack_ids), **(filters or {})},
         show_nested=True,
         hidden_tags=settings.hidden_stack_tags,
     )

@@ -76,6 +76,20 @@ def test_without_nested_depth_only_the_stacks_own_events(
     assert all("root_stack_id" not in event for event in events)
 
 
+def test_without_a_stack_the_events_of_every_stack_of_the_project(
+    context, settings, database, identity
+) -> None:
+    child_id = _child_id(database, identity)
+
+    events = resources.list_events(context, settings, database, None, stack_identity=None)
+
+    assert {event["stack_identity"]["stack_id"] for event in events} == {
+        identity["stack_id"],
+        child_id,
+    }
+    assert all("root_stack_id" not in event for event in events)
+
+
 def test_nested_depth_pages_over_every_stack(context, settings, database, identity) -> None:
     everything = _events(context, settings, database, identity, nested_depth=2)
 
@@ -107,6 +121,7 @@ def test_nested_events_answer_as_heat(context, settings, database, identity) -> 
             },
         ),
         ("list_events", {"stack_identity": identity, "nested_depth": 1, "limit": 4}),
+        ("list_events", {"stack_identity": None, "sort_dir": "asc"}),
     ]
     request = {
         "url": database.url.render_as_string(hide_password=False),
