@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -142,3 +143,17 @@ def test_nested_events_answer_as_heat(context, settings, database, identity) -> 
 
     assert ours == heat
     assert len(ours[0]) > len(_events(context, settings, database, identity))
+
+
+def test_events_of_hidden_stacks_are_left_out_of_the_projects_events(
+    context, settings, database, queue, identity
+) -> None:
+    hiding = dataclasses.replace(settings, hidden_stack_tags=("secret",))
+    hidden = create(context, hiding, database, queue, TEMPLATE, name="hidden", tags=["secret"])
+    queue.run_until_idle()
+
+    events = resources.list_events(context, hiding, database, None, stack_identity=None)
+
+    shown = {event["stack_identity"]["stack_id"] for event in events}
+    assert identity["stack_id"] in shown
+    assert hidden["stack_id"] not in shown
