@@ -4,16 +4,18 @@ request, and what each answers; then the identity the request goes on with."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import unquote, urlencode
 
 import flask
 import pytest
 
 from keel_app.common import config
+from keel_app.common.identifier import ResourceIdentifier
 from keel_app.rpc.client import EngineClient
 from keel_app.web.cfn import create_cfn_app
 from tests.web.cfn import wsgi_environ
@@ -220,3 +222,33 @@ def test_keystone_out_of_reach_is_an_internal_failure(
         "The request processing has failed due to an internal error</Message></Error>"
         "</ErrorResponse>",
     )
+
+
+def test_a_signed_wait_condition_signal_keeps_its_body(
+    ec2_app: flask.Flask,
+    keystone: FakeKeystone,
+    make_stack: Any,
+    engine_client: EngineClient,
+    caller: Any,
+) -> None:
+    identity = make_stack("web", CFN_TEMPLATE)
+    handle = ResourceIdentifier(resource_name="Handle", **identity)
+    signal = {"Status": "SUCCESS", "Reason": "signed", "UniqueId": "1", "Data": "d"}
+    body = json.dumps(signal)
+    spec = {
+        "method": "PUT",
+        # PATH_INFO as a server hands it over: the handle URL's ARN decoded once.
+        "path": "/v1/waitcondition" + unquote(handle.arn_url_path()),
+        "query": urlencode(V2),
+        "headers": {"Content-Type": "application/json"},
+        "body": body,
+    }
+
+    answer = wsgi_environ.call(ec2_app, spec)
+
+    assert (answer["status"], answer["body"]) == (200, "<resource>Handle</resource>")
+    forwarded = keystone.requests[0]["body"]["ec2Credentials"]
+    assert forwarded["body_hash"] == hashlib.sha256(body.encode()).hexdigest()
+    assert engine_client.describe_stack_resource(caller, identity, "Handle")["metadata"] == {
+        "1": {"Status": "SUCCESS", "Reason": "signed", "Data": "d"}
+    }
