@@ -19,13 +19,13 @@ import collections
 import logging
 import socket
 import threading
+import uuid
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from kombu import Connection, Consumer, Producer, Queue
-from kombu.exceptions import OperationalError
 from kombu.message import Message
 
 from keel_app.compat_oslo import topology
@@ -46,7 +46,7 @@ PER_ENGINE_TOPICS = (WORKER_TOPIC, LISTENER_TOPIC)
 # oslo drops a message whose _unique_id it has just seen (a redelivery).
 SEEN_MESSAGES = 1024
 DRAIN_TIMEOUT = 1.0
-KOMBU_CONNECTION_ERRORS = (OperationalError, ConnectionError)
+RECONNECT_DELAY = 1.0
 
 
 @dataclass
@@ -84,6 +84,7 @@ class Bridge:
         self._wanted_engines: set[str] = {options.engine_id}
         # routing key -> (topic, server), to know where a delivery was addressed.
         self._routes: dict[str, tuple[str, str | None]] = {}
+        self._unique = uuid.uuid4().hex
 
     # -- the queues -----------------------------------------------------------------
 
@@ -92,7 +93,8 @@ class Bridge:
         queues = []
         for topic in TOPICS:
             queues.append(topology.topic_queue(exchange, topic, options.queue_options))
-            queues.append(topology.fanout_queue(topic, options.queue_options))
+            # The same name on every reconnection, as oslo keeps its consumer's.
+            queues.append(topology.fanout_queue(topic, options.queue_options, self._unique))
             self._routes[topic] = (topic, None)
         host_key = f"{ENGINE_TOPIC}.{options.host}"
         queues.append(topology.topic_queue(exchange, host_key, options.queue_options))
@@ -130,11 +132,14 @@ class Bridge:
             while not self._stopped.is_set():
                 try:
                     self._consume()
-                except (OSError, *KOMBU_CONNECTION_ERRORS):
+                except Exception:
+                    # A closed connection surfaces as py-amqp's, kombu's or the socket's
+                    # error; whichever it is, the queues are declared again on a new one.
                     if self._stopped.is_set():
                         break
                     LOG.exception("Broker connection lost; reconnecting")
-                    self._stopped.wait(1.0)
+                    self.ready.clear()
+                    self._stopped.wait(RECONNECT_DELAY)
         finally:
             self._pool.shutdown(wait=True)
             self._close_replies()

@@ -3,6 +3,7 @@ heartbeats, duplicate deliveries, and replies to an oslo client of Heat's (the o
 
 from __future__ import annotations
 
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -46,7 +47,7 @@ def slow() -> Iterator[dict[str, Any]]:
         try:
             assert bridge.ready.wait(30)
             peer = deployment.HeatPeer(url)
-            yield {"peer": peer, "engine": engine}
+            yield {"peer": peer, "engine": engine, "url": url, "bridge": bridge}
         finally:
             if peer is not None:
                 peer.close()
@@ -99,3 +100,20 @@ def test_calls_run_side_by_side(slow):
     assert results == [{"result": {"waited": 2, "on": "engine"}}] * 2
     # One after the other they would take four seconds.
     assert elapsed < 3.5
+
+
+def test_the_bridge_comes_back_after_the_broker_drops_its_connections(slow):
+    vhost = slow["url"].rsplit("/", 1)[1]
+    subprocess.run(
+        ["rabbitmqctl", "-q", "close_all_connections", "--vhost", vhost, "test"],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    deadline = time.monotonic() + 30
+    answer: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        answer = wait_call(slow["peer"], 0, timeout=2)
+        if "result" in answer:
+            break
+    assert answer == {"result": {"waited": 0, "on": "engine"}}
