@@ -176,10 +176,20 @@ def format_resource_properties(resource: Any) -> dict[str, Any]:
     return {name: value(name) for name in resource.properties_schema}
 
 
+def _nested_identifier(resource: Any) -> HeatIdentifier | None:
+    """The identifier of the stack a resource owns; None when it owns none (yet)."""
+    has_nested = getattr(resource, "has_nested", None)
+    if has_nested is None or not has_nested():
+        return None
+    identifier: HeatIdentifier | None = resource.nested_identifier()
+    return identifier
+
+
 def format_stack_resource(
     resource: Any, stack: Any, detail: bool = True, required_by: list[str] | None = None
 ) -> dict[str, Any]:
-    """A resource of a stack, in its stored state (attributes and properties not shown)."""
+    """A resource of a stack, in its stored state (attributes and properties not shown),
+    with ``nested_stack_id`` when it owns a nested stack."""
     identifier = ResourceIdentifier(resource_name=resource.name, **stack.identifier())
     result: dict[str, Any] = {
         "updated_time": isotime(resource.updated_time or resource.created_time),
@@ -195,6 +205,9 @@ def format_stack_resource(
         STACK_NAME: stack.name,
         "required_by": list(required_by or []),
     }
+    nested_identifier = _nested_identifier(resource)
+    if nested_identifier is not None:
+        result["nested_stack_id"] = dict(nested_identifier)
     if stack.parent_resource_name:
         result["parent_resource"] = stack.parent_resource_name
     if detail:

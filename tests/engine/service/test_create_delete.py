@@ -172,10 +172,11 @@ def test_resources_and_events_of_a_created_stack(context, settings, database, qu
         "metadata": {},
         "attributes": {"value": "X-hello"},
     }
+    # In the order of their rows (stored dependents first), as Heat reads them.
     assert [(entry["resource_name"], entry["required_by"]) for entry in listed] == [
-        ("first", ["second"]),
-        ("second", ["last"]),
         ("last", []),
+        ("second", ["last"]),
+        ("first", ["second"]),
     ]
     assert "attributes" not in listed[0]
     # Newest first: the stack's completion, then its resources in reverse order of events.

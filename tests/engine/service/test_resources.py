@@ -60,13 +60,14 @@ def test_resources_filtered_by_type_and_name(context, settings, database, identi
             )
         )
 
-    assert listed() == ["word", "label", "marker"]
+    # In the order of their rows, as Heat reads them.
+    assert listed() == ["marker", "label", "word"]
     assert listed(filters={"type": "Heat::None"}) == ["marker"]
-    assert listed(filters={"name": ["word", "marker"]}) == ["word", "marker"]
+    assert listed(filters={"name": ["word", "marker"]}) == ["marker", "word"]
     assert listed(filters={"status": "COMPLETE", "action": "CREATE"}) == [
-        "word",
-        "label",
         "marker",
+        "label",
+        "word",
     ]
     assert listed(filters={"status": "FAILED"}) == []
 
@@ -76,7 +77,7 @@ def test_detailed_listing_shows_attributes(context, settings, database, identity
         context, settings, database, None, stack_identity=identity, with_detail=True
     )
 
-    word, label, _marker = detailed
+    _marker, label, word = detailed
     assert len(word["attributes"]["value"]) == 6
     assert label["attributes"] == {"value": word["attributes"]["value"]}
     assert (label["description"], label["metadata"]) == ("", {})
