@@ -47,6 +47,8 @@ PER_ENGINE_TOPICS = (WORKER_TOPIC, LISTENER_TOPIC)
 SEEN_MESSAGES = 1024
 DRAIN_TIMEOUT = 1.0
 RECONNECT_DELAY = 1.0
+# Discovery rounds an engine may miss before the bridge stops standing for it.
+MISSED_DISCOVERIES = 3
 
 
 @dataclass
@@ -170,10 +172,23 @@ class Bridge:
 
     def _discover(self) -> None:
         assert self.discover_engines is not None
+        # Rounds each known engine has been missing from: one lost ping reply must not
+        # take an engine's queues away while a Heat engine may be asking it.
+        missing: dict[str, int] = {}
         while not self._stopped.is_set():
             try:
                 found = set(self.discover_engines())
-                self._wanted_engines = found | {self.options.engine_id}
+                for engine_id in self._wanted_engines - found:
+                    missing[engine_id] = missing.get(engine_id, 0) + 1
+                for engine_id in found:
+                    missing.pop(engine_id, None)
+                kept = {
+                    engine_id
+                    for engine_id in self._wanted_engines - found
+                    if missing[engine_id] < MISSED_DISCOVERIES
+                }
+                self._wanted_engines = found | kept | {self.options.engine_id}
+                missing = {key: count for key, count in missing.items() if key in kept}
             except Exception:  # the next round asks again
                 LOG.exception("Could not list the OpenKeel engines")
             self._stopped.wait(self.options.discovery_interval)

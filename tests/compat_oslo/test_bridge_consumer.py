@@ -117,3 +117,25 @@ def test_the_bridge_comes_back_after_the_broker_drops_its_connections(slow):
         if "result" in answer:
             break
     assert answer == {"result": {"waited": 0, "on": "engine"}}
+
+
+def test_the_bridge_stands_for_the_engines_it_finds_until_they_stay_gone():
+    engines = {"engine-a", "engine-b"}
+    with fleet.rabbit_vhost() as url:
+        options = BridgeOptions(url=url, host=HOST, engine_id="own", discovery_interval=0.2)
+        bridge = Bridge(options, lambda topic, server, call: None, lambda: set(engines))
+        thread = threading.Thread(target=bridge.run)
+        thread.start()
+        try:
+            assert bridge.ready.wait(30)
+            for name in ("engine_worker.engine-a", "heat-engine-listener.engine-b"):
+                deployment.wait_for_consumer(url, name, timeout=10)
+            engines.discard("engine-a")
+            time.sleep(3 * 0.2 + 1.5)
+            gone = deployment.queue_consumers(url, "engine_worker.engine-a")
+            kept = deployment.queue_consumers(url, "engine_worker.engine-b")
+            own = deployment.queue_consumers(url, "heat-engine-listener.own")
+        finally:
+            bridge.stop()
+            thread.join(30)
+    assert (gone, kept, own) == (0, 1, 1)
