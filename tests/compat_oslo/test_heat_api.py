@@ -4,6 +4,7 @@ the work. Stacks are created, listed, shown, found by name and deleted over HTTP
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import time
@@ -196,3 +197,41 @@ def test_a_taken_name_is_heats_409_raised_by_the_bridged_engine(api):
         "StackExists",
         "The Stack (taken-name) already exists.",
     )
+
+
+# Runs in the oracle: python-heatclient's own calls against heat-api; prints one JSON line.
+HEATCLIENT = """
+import json, sys, time
+from heatclient import client
+heat = client.Client("1", endpoint=sys.argv[1], token="noauth-token")
+template = json.loads(sys.argv[2])
+created = heat.stacks.create(stack_name="by-heatclient", template=template)
+stack_id = created["stack"]["id"]
+deadline = time.monotonic() + 60
+while heat.stacks.get(stack_id).stack_status != "CREATE_COMPLETE":
+    assert time.monotonic() < deadline, "never complete"
+    time.sleep(0.3)
+stack = heat.stacks.get(stack_id)
+listed = [one.stack_name for one in heat.stacks.list() if one.id == stack_id]
+resources = sorted(one.resource_name for one in heat.resources.list(stack_id))
+outputs = heat.stacks.output_list(stack_id)["outputs"]
+heat.stacks.delete(stack_id)
+while any(one.id == stack_id for one in heat.stacks.list()):
+    assert time.monotonic() < deadline + 60, "never deleted"
+    time.sleep(0.3)
+print(json.dumps({"status": stack.stack_status, "name": stack.stack_name,
+                  "listed": listed, "resources": resources,
+                  "outputs": outputs, "deleted": True}))
+"""
+
+
+def test_python_heatclient_drives_a_stack_through_its_life(api):
+    answer = oracle.run_json(HEATCLIENT, api, json.dumps(TEMPLATE))
+    assert answer == {
+        "status": "CREATE_COMPLETE",
+        "name": "by-heatclient",
+        "listed": ["by-heatclient"],
+        "resources": ["first", "second"],
+        "outputs": [{"output_key": "said", "description": "No description given"}],
+        "deleted": True,
+    }
