@@ -16,9 +16,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import signal
-import threading
-from types import FrameType
 from typing import Any
 
 from keel_app.common import config
@@ -81,20 +78,14 @@ def load_conf(arguments: argparse.Namespace) -> Any:
     return conf
 
 
-def _stop_on_signal(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
-
-
 def run(arguments: argparse.Namespace) -> int:
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     conf = load_conf(arguments)
     # Imported here: `keel template validate` needs neither the engine nor a server.
     from keel_app.cli import embedded_engine
     from keel_app.web import create_app
     from keel_app.web.cfn import create_cfn_app
-    from keel_app.web.server import bound_port, make_server
+    from keel_app.web.server import bound_port, make_server, serve_until_stopped
 
     engine = embedded_engine.start(conf, threads=arguments.engine_threads)
     app = create_app({"HEAT_CONF": conf, "ENGINE_CLIENT": engine.client})
@@ -111,15 +102,8 @@ def run(arguments: argparse.Namespace) -> int:
         f"OpenKeel all-in-one: CFN API on http://{arguments.host}:{bound_port(cfn_server)}/v1/",
         flush=True,
     )
-    # The CFN server runs on a thread of its own; the process ends with the native one.
-    threading.Thread(target=cfn_server.run, name="cfn-api", daemon=True).start()
-    signal.signal(signal.SIGTERM, _stop_on_signal)
     try:
-        server.run()
-    except KeyboardInterrupt:
-        LOG.info("stopping")
+        serve_until_stopped(server, cfn_server)
     finally:
-        cfn_server.close()
-        server.close()
         engine.stop()
     return 0

@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import argparse
 import logging
-import signal
-import threading
 from collections.abc import Sequence
-from types import FrameType
 
 from keel_app.common import config
 
@@ -38,10 +35,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _stop_on_signal(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     arguments, rest = build_parser().parse_known_args(argv)
     conf = config.load(rest)
@@ -49,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Imported after parsing, so that --help needs neither Flask nor the broker library.
     from keel_app.web import create_app
     from keel_app.web.cfn import create_cfn_app
-    from keel_app.web.server import bound_port, make_server
+    from keel_app.web.server import bound_port, make_server, serve_until_stopped
 
     host = arguments.host or conf.heat_api.bind_host
     port = conf.heat_api.bind_port if arguments.port is None else arguments.port
@@ -61,16 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         create_cfn_app({"HEAT_CONF": conf}), cfn_host, cfn_port, arguments.threads
     )
     LOG.info("keel-api: CFN API on http://%s:%d/v1", cfn_host, bound_port(cfn_server))
-    # The CFN server runs on a thread of its own; the process ends with the native one.
-    threading.Thread(target=cfn_server.run, name="cfn-api", daemon=True).start()
-    signal.signal(signal.SIGTERM, _stop_on_signal)
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        LOG.info("stopping")
-    finally:
-        cfn_server.close()
-        server.close()
+    serve_until_stopped(server, cfn_server)
     return 0
 
 

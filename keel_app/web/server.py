@@ -3,10 +3,16 @@
 
 from __future__ import annotations
 
+import logging
+import signal
+import threading
+from types import FrameType
 from typing import Any
 
 import waitress
 from waitress.server import BaseWSGIServer, MultiSocketServer
+
+LOG = logging.getLogger(__name__)
 
 DEFAULT_THREADS = 8
 
@@ -30,3 +36,24 @@ def bound_port(server: BaseWSGIServer | MultiSocketServer) -> int:
     """The port the server listens on (the one picked for port 0)."""
     # waitress keeps the port as it was given, a string when read from a config.
     return int(server.effective_port)  # type: ignore[union-attr]
+
+
+def _stop_on_signal(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def serve_until_stopped(
+    main: BaseWSGIServer | MultiSocketServer, *others: BaseWSGIServer | MultiSocketServer
+) -> None:
+    """Serve ``main`` in this thread and ``others`` on threads of their own, until SIGTERM
+    or SIGINT; then close them all."""
+    for number, server in enumerate(others):
+        threading.Thread(target=server.run, name=f"wsgi-{number}", daemon=True).start()
+    signal.signal(signal.SIGTERM, _stop_on_signal)
+    try:
+        main.run()
+    except KeyboardInterrupt:
+        LOG.info("stopping")
+    finally:
+        for server in (*others, main):
+            server.close()

@@ -22,6 +22,7 @@ from werkzeug.wrappers import Response
 from keel_app.common import config as heat_config
 from keel_app.web import auth_noauth, plain_errors, request_context
 from keel_app.web.cfn import actions, errors, serialization
+from keel_app.web.cors import OptionsAnswer
 from keel_app.web.healthcheck import Healthcheck
 from keel_app.web.request_id import RequestId
 from keel_app.web.v1.util import ENGINE_CLIENT_KEY
@@ -59,7 +60,7 @@ def create_cfn_app(config: Mapping[str, Any] | None = None) -> flask.Flask:
     app.register_error_handler(Exception, answer_unexpected)
 
     app.wsgi_app = Healthcheck(  # type: ignore[method-assign]
-        OptionsAnswered(RequestId(VersionNegotiation(routed)))
+        OptionsAnswer(RequestId(VersionNegotiation(routed)))
     )
     return app
 
@@ -138,20 +139,3 @@ class EmptyPathNotFound:
             response = not_found(environ["REQUEST_METHOD"], environ.get("HTTP_ACCEPT", ""))
             return response(environ, start_response)
         return self.application(environ, start_response)
-
-
-class OptionsAnswered:
-    """An OPTIONS request the API refuses gets an empty 200, as heat-api-cfn's outermost
-    (CORS) middleware answers it: no content type, none of the API's headers."""
-
-    def __init__(self, application: Any) -> None:
-        self.application = application
-
-    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-        if environ.get("REQUEST_METHOD") != "OPTIONS":
-            return self.application(environ, start_response)
-        answer = Response.from_app(self.application, environ)
-        if not 200 <= answer.status_code < 300:
-            answer = Response(b"", status=200)
-            del answer.headers["Content-Type"]
-        return answer(environ, start_response)

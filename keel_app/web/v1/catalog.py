@@ -15,7 +15,6 @@ from keel_app.web.routing import Route
 from keel_app.web.v1 import stack_params, util
 from keel_app.web.v1.instantiation import InstantiationData
 from keel_app.web.v1.stack_dispatch import refuse_body, required_body, resource_call
-from keel_app.web.v1.util import query_value
 
 SCOPE = "stacks"
 TEMPLATE_TYPES = ("cfn", "hot")
@@ -23,7 +22,7 @@ TEMPLATE_TYPES = ("cfn", "hot")
 
 def optional_bool(name: str) -> bool:
     """A boolean query parameter, false when absent."""
-    value = query_value(name)
+    value = util.query_value(name)
     return False if value is None else stack_params.extract_bool(name, value)
 
 
@@ -68,9 +67,9 @@ def validate_template() -> dict[str, Any]:
 @util.policy_checked(SCOPE, "list_resource_types")
 def list_resource_types() -> dict[str, Any]:
     refuse_body()
-    support_status = query_value("support_status")
-    type_name = query_value("name")
-    version = query_value("version")
+    support_status = util.query_value("support_status")
+    type_name = util.query_value("name")
+    version = util.query_value("version")
     with_description = optional_bool("with_description")
     found = util.engine().list_resource_types(
         util.context(),
@@ -97,7 +96,7 @@ def generate_template(type_name: str) -> Any:
     refuse_body()
     template_type = "cfn"
     if "template_type" in flask.request.args:
-        template_type = extract_template_type(query_value("template_type") or "")
+        template_type = extract_template_type(util.query_value("template_type") or "")
     return util.engine().generate_template(util.context(), type_name, template_type)
 
 

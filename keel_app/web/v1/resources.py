@@ -17,7 +17,6 @@ from keel_app.web import request_body
 from keel_app.web.faults import HttpFault
 from keel_app.web.routing import Route
 from keel_app.web.v1 import stack_params, stack_responses, util
-from keel_app.web.v1.catalog import query_value
 from keel_app.web.v1.stack_dispatch import refuse_body, required_body, resource_call
 
 SCOPE = "resource"
@@ -67,10 +66,10 @@ def index(identity: dict[str, Any]) -> dict[str, Any]:
         raise HttpFault(BAD_REQUEST, f"Invalid filter parameters {invalid}")
     nested_depth: Any = 0
     if NESTED_DEPTH in flask.request.args:
-        nested_depth = stack_params.extract_int(NESTED_DEPTH, query_value(NESTED_DEPTH))
+        nested_depth = stack_params.extract_int(NESTED_DEPTH, util.query_value(NESTED_DEPTH))
     with_detail = False
     if WITH_DETAIL in flask.request.args:
-        with_detail = stack_params.extract_bool(WITH_DETAIL, query_value(WITH_DETAIL))
+        with_detail = stack_params.extract_bool(WITH_DETAIL, util.query_value(WITH_DETAIL))
     found = util.engine().list_stack_resources(
         util.context(),
         identity,

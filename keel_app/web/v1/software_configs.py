@@ -12,7 +12,6 @@ from keel_app.common.context import admin_context
 from keel_app.web import policy
 from keel_app.web.routing import Route
 from keel_app.web.v1 import stack_params, stack_responses, util
-from keel_app.web.v1.catalog import query_value
 from keel_app.web.v1.stack_dispatch import refuse_body, required_body, resource_call
 
 CONFIG_FIELDS = ("name", "group", "config", "inputs", "outputs", "options")
@@ -25,7 +24,9 @@ def index() -> dict[str, Any]:
     caller = util.context()
     global_tenant = False
     if "global_tenant" in flask.request.args:
-        global_tenant = stack_params.extract_bool("global_tenant", query_value("global_tenant"))
+        global_tenant = stack_params.extract_bool(
+            "global_tenant", util.query_value("global_tenant")
+        )
     if global_tenant:
         # Heat checks the rule of its global_index action, then lists as an admin.
         policy.enforce(

@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import flask
-
 from keel_app.common.fault_map import BAD_REQUEST
 from keel_app.web.faults import HttpFault
 from keel_app.web.v1 import util
@@ -108,32 +106,9 @@ def extract_tags(subject: Any) -> list[str]:
     return tags
 
 
-def last_value(name: str) -> str | None:
-    """A query parameter as webob's MultiDict gives it: the last of repeated values."""
-    values = flask.request.args.getlist(name)
-    return values[-1] if values else None
-
-
-def allowed_params(param_types: dict[str, str]) -> dict[str, Any]:
-    """Heat's ``get_allowed_params``: ``single`` the last value, ``multi`` a list,
-    ``mixed`` a list unless there is one value; empty ones left out."""
-    allowed: dict[str, Any] = {}
-    for key, kind in param_types.items():
-        value: Any
-        if kind == util.SINGLE:
-            value = last_value(key)
-        else:
-            value = flask.request.args.getlist(key)
-            if kind == util.MIXED and len(value) == 1:
-                value = value[0]
-        if value:
-            allowed[key] = value
-    return allowed
-
-
 def optional_bool(name: str) -> bool | None:
     """A boolean query parameter, None when absent (present but empty is an error)."""
-    value = last_value(name)
+    value = util.query_value(name)
     if value is None:
         return None
     return extract_bool(name, value)
@@ -160,8 +135,8 @@ class IndexArguments:
 
 def index_arguments() -> IndexArguments:
     """The listing's query string, checked in Heat's order."""
-    listing = allowed_params(LIST_PARAMS)
-    filters = allowed_params(FILTERS)
+    listing = util.allowed_params(LIST_PARAMS)
+    filters = util.allowed_params(FILTERS)
     for name in (SHOW_DELETED, SHOW_NESTED, LIMIT, SHOW_HIDDEN, *TAG_FILTERS):
         if name not in listing:
             continue
@@ -172,7 +147,7 @@ def index_arguments() -> IndexArguments:
         else:
             listing[name] = extract_bool(name, listing[name])
     with_count = False
-    count_value = last_value(WITH_COUNT)
+    count_value = util.query_value(WITH_COUNT)
     if count_value:
         with_count = extract_bool(WITH_COUNT, count_value)
     return IndexArguments(listing, filters or None, with_count)

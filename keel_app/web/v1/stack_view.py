@@ -9,7 +9,7 @@ from urllib.parse import parse_qsl, urlencode
 
 import flask
 
-from keel_app.web.v1 import stack_params, util
+from keel_app.web.v1 import util
 
 STACK_IDENTITY = "stack_identity"
 STACK_ACTION = "stack_action"
@@ -72,7 +72,7 @@ def collection(
 def collection_links(items: list[dict[str, Any]]) -> list[dict[str, str]]:
     """The ``next`` link when the page is full (``limit`` items)."""
     try:
-        limit = int(stack_params.last_value("limit") or 0)
+        limit = int(util.query_value("limit") or 0)
     except ValueError:
         limit = 0
     if limit <= 0 or limit != len(items):

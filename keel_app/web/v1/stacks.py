@@ -203,7 +203,7 @@ def preview_update_view(action: str, patch: bool) -> util.View:
     def view(identity: dict[str, str]) -> dict[str, Any]:
         data = instantiation_data(required_body(), patch=patch)
         args = data.prepared_args(is_update=True)
-        shown = stack_params.allowed_params({stack_params.SHOW_NESTED: util.SINGLE})
+        shown = util.allowed_params({stack_params.SHOW_NESTED: util.SINGLE})
         if stack_params.SHOW_NESTED in shown:
             args[stack_params.SHOW_NESTED] = stack_params.extract_bool(
                 stack_params.SHOW_NESTED, shown[stack_params.SHOW_NESTED]
