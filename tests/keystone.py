@@ -19,8 +19,10 @@ its own, and one gunicorn process serving ``keystone.wsgi.api`` on a free port o
 from __future__ import annotations
 
 import fcntl
+import grp
 import json
 import os
+import pwd
 import re
 import subprocess
 import sys
@@ -346,8 +348,11 @@ def running(directory: Path) -> Iterator[Keystone]:
     (directory / f"{ENTRY_MODULE}.py").write_text(ENTRY_SOURCE)
     manage_log = directory / "keystone-manage.log"
     _manage(conf_path, manage_log, "db_sync")
+    # The key repositories belong to whoever runs the tests (root in CI).
+    owner = pwd.getpwuid(os.getuid()).pw_name
+    group = grp.getgrgid(os.getgid()).gr_name
     for setup in ("fernet_setup", "credential_setup"):
-        _manage(conf_path, manage_log, setup, "--keystone-user", "root", "--keystone-group", "root")
+        _manage(conf_path, manage_log, setup, "--keystone-user", owner, "--keystone-group", group)
 
     server_log = directory / "gunicorn.log"
     server = subprocess.Popen(

@@ -8,7 +8,7 @@ then the engine makes no call to Keystone at all (the embedded default).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from keystoneauth1 import access, identity, session
@@ -30,7 +30,8 @@ TRUSTEE_OPTIONS = (
 
 @dataclass(frozen=True)
 class KeystoneSettings:
-    trustee: tuple[tuple[str, str], ...]
+    # The [trustee] plugin's options; kept out of repr() for its password.
+    trustee: tuple[tuple[str, str], ...] = field(repr=False)
     # [clients_keystone] auth_uri: Keystone's unversioned endpoint.
     auth_uri: str | None = None
     deferred_auth_method: str = TRUSTS
@@ -71,10 +72,10 @@ def from_conf(conf: Any) -> KeystoneSettings | None:
     )
 
 
-def identity_url(settings: KeystoneSettings, context: RequestContext) -> str:
-    """Keystone's v3 endpoint: the context's (X-Auth-Url), else [clients_keystone]'s."""
-    if context.auth_url:
-        return context.auth_url.rstrip("/")
+def identity_url(settings: KeystoneSettings, auth_url: str | None) -> str:
+    """Keystone's v3 endpoint: a context's (X-Auth-Url), else [clients_keystone]'s."""
+    if auth_url:
+        return auth_url.rstrip("/")
     if settings.auth_uri:
         return settings.auth_uri.rstrip("/") + "/v3"
     raise ValueError("no Keystone endpoint: set [clients_keystone] auth_uri")
@@ -86,7 +87,7 @@ def make_session(settings: KeystoneSettings, auth: Any) -> session.Session:
 
 def user_session(settings: KeystoneSettings, context: RequestContext) -> session.Session:
     """The caller's token as it is (no new token is asked for when its body is known)."""
-    url = identity_url(settings, context)
+    url = identity_url(settings, context.auth_url)
     if context.auth_token_info and "token" in context.auth_token_info:
         token = access.create(body=context.auth_token_info, auth_token=context.auth_token)
         return make_session(settings, AccessInfoPlugin(token, auth_url=url))

@@ -13,6 +13,7 @@ import copy
 from typing import Any
 
 from keystoneauth1 import exceptions as keystone_errors
+from keystoneauth1 import session
 
 from keel_app.clients.keystone import (
     KeystoneSettings,
@@ -54,8 +55,9 @@ def create_trust(settings: KeystoneSettings, context: RequestContext) -> dict[st
             "roles": roles,
         }
     }
+    trusts_url = identity_url(settings, context.auth_url) + "/OS-TRUST/trusts"
     try:
-        response = caller.post(identity_url(settings, context) + "/OS-TRUST/trusts", json=body)
+        response = caller.post(trusts_url, json=body)
     except keystone_errors.NotFound as error:
         raise MissingCredentialError(required=f"roles {roles}") from error
     trust: dict[str, Any] = response.json()["trust"]
@@ -74,10 +76,18 @@ def trust_context(settings: KeystoneSettings, context: RequestContext) -> Reques
     return trusted
 
 
-def delete_trust(settings: KeystoneSettings, context: RequestContext, trust_id: str) -> None:
-    """Delete a trust; one already gone, or no longer the caller's to see, is left be."""
-    caller = user_session(settings, context)
+def trust_url(settings: KeystoneSettings, auth_url: str | None, trust_id: str) -> str:
+    return f"{identity_url(settings, auth_url)}/OS-TRUST/trusts/{trust_id}"
+
+
+def delete_with(caller: session.Session, url: str) -> None:
+    """DELETE a trust; one already gone, or no longer the caller's to see, is left be."""
     try:
-        caller.delete(identity_url(settings, context) + f"/OS-TRUST/trusts/{trust_id}")
+        caller.delete(url)
     except (keystone_errors.NotFound, keystone_errors.Unauthorized):
         pass
+
+
+def delete_trust(settings: KeystoneSettings, context: RequestContext, trust_id: str) -> None:
+    """Delete a trust with the caller's own token."""
+    delete_with(user_session(settings, context), trust_url(settings, context.auth_url, trust_id))

@@ -12,6 +12,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from keel_app.clients.keystone import from_conf as keystone_settings
 from keel_app.engine.template import TemplateLimits
 
 
@@ -36,6 +37,9 @@ class EngineSettings:
     enable_stack_abandon: bool = False
     enable_stack_adopt: bool = False
     heat_revision: str = "unknown"
+    # How to reach Keystone (``keel_app.clients.keystone.KeystoneSettings``); None when
+    # heat.conf has no [trustee] plugin, as in the embedded default.
+    keystone: Any = None
     host: str = field(default_factory=socket.gethostname)
     # Each engine process has its own id, written into the locks it takes.
     engine_id: str = field(default_factory=lambda: str(uuid.uuid4()))
@@ -73,6 +77,7 @@ def from_conf(conf: Any, engine_id: str | None = None) -> EngineSettings:
         "enable_stack_adopt": conf.enable_stack_adopt,
         "host": conf.host,
         "heat_revision": conf.revision.heat_revision,
+        "keystone": keystone_settings(conf),
     }
     if engine_id is not None:
         values["engine_id"] = engine_id

@@ -32,6 +32,7 @@ def test_defaults_are_heats() -> None:
         "enable_stack_abandon": False,
         "enable_stack_adopt": False,
         "heat_revision": "unknown",
+        "keystone": None,
         "host": "engine-1",
         "engine_id": "e-1",
     }

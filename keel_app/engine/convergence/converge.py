@@ -16,6 +16,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from keel_app.clients import keystone_credentials
 from keel_app.common import exception
 from keel_app.engine.convergence import stack_snapshots, sync_point
 from keel_app.engine.convergence.runtime import (
@@ -385,6 +386,16 @@ def purge_db(stack: ConvergenceStack) -> None:
     assert expected is not None
     sync_point.delete_all(stack.database, stack.id, expected)
     if (stack.action, stack.status) == (stack.DELETE, stack.COMPLETE):
+        if not stack.owner_id:
+            # The trust and stored credentials end with the stack, as in Heat.
+            keystone_credentials.delete_stored(
+                stack.database,
+                stack.settings.keystone,
+                stack.context,
+                stack.user_creds_id,
+                stack.settings.auth_encryption_key,
+            )
+            stack.user_creds_id = None
         try:
             stacks.delete_stack(stack.database, ADMIN, stack.id)
         except exception.NotFound:

@@ -15,6 +15,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from keel_app.clients import keystone_credentials
 from keel_app.common import exception
 from keel_app.engine import notification
 from keel_app.engine.settings import EngineSettings
@@ -137,7 +138,9 @@ class Stack(ValidationStack):
             return str(self.id)
         new_creds = self.user_creds_id is None and self.owner_id is None
         if new_creds:
-            context = self.context.to_dict() if hasattr(self.context, "to_dict") else {}
+            # With Keystone and trusts, a context holding a new trust of the owner's.
+            owner = keystone_credentials.context_to_store(self.settings.keystone, self.context)
+            context = owner.to_dict() if hasattr(owner, "to_dict") else {}
             stored = user_creds.create_user_creds(
                 self.database, context, self.settings.auth_encryption_key
             )
