@@ -287,6 +287,11 @@ class TemplateResource(StackResource):
     def handle_create(self) -> None:
         self.create_with_template(self.child_template(), self.child_params())
 
+    def handle_adopt(self, resource_data: Any = None) -> None:
+        self.create_with_template(
+            self.child_template(), self.child_params(), adopt_data=resource_data
+        )
+
     def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> Any:
         self.properties = json_snippet.properties(self.properties_schema, self.context)
         return self.update_child()

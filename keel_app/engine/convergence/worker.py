@@ -344,11 +344,13 @@ class Worker:
                 ):
                     return False
                 resource.prepare_create(stack.t.id, requires)
-                token = resource.start_action(resource.CREATE, self.engine_id)
+                # An adopt's resources are taken over rather than made (``handle_adopt``).
+                action = resource.ADOPT if stack.adopt_stack_data else resource.CREATE
+                token = resource.start_action(action, self.engine_id)
                 return self._poll(
                     stack,
                     resource,
-                    self._progress(stack, resource.CREATE, token),
+                    self._progress(stack, action, token),
                     requires,
                     message,
                 )

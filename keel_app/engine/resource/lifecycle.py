@@ -553,10 +553,32 @@ class LifeCycle(Signalling):
         if policy == "Snapshot":
             # The type keeps a snapshot of what it deletes (it is polled as a delete).
             handler, arguments = getattr(self, "handle_snapshot_delete", None), (initial_state,)
+        if action == "ADOPT":
+            arguments = (self.adopt_resource_data(),)
         try:
             return handler(*arguments) if callable(handler) else None
         except Exception as error:
             raise self._fail(action, error) from error
+
+    def adopt_resource_data(self) -> Any:
+        """What the stack's adopt data holds of this resource (None when nothing)."""
+        adopted = getattr(self.stack, "adopt_stack_data", None) or {}  # type: ignore[attr-defined]
+        return (adopted.get("resources") or {}).get(self.name)  # type: ignore[attr-defined]
+
+    def handle_adopt(self, resource_data: Any = None) -> Any:
+        """Take over the resource the data names: its physical id, data and metadata."""
+        if not resource_data:
+            resource_data = {}
+        resource_id = resource_data.get("resource_id")
+        if not resource_id:
+            raise exception.ResourceFailure(Exception("Resource ID was not provided."), self)  # type: ignore[arg-type]
+        self.resource_id_set(resource_id)
+        data = resource_data.get("resource_data")
+        if data and isinstance(data, dict):
+            for key, value in data.items():
+                self.data_set(key, value)
+        self.metadata_set(resource_data.get("metadata"))  # type: ignore[attr-defined]
+        return None
 
     def poll_action(
         self, action: str, token: Any, before_complete: Callable[[], None] | None = None

@@ -17,6 +17,7 @@ the resource's attributes (``get_output``).
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -221,15 +222,29 @@ class StackResource(Resource):
         }
 
     def create_with_template(
-        self, child_template: Any, user_params: Any = None, timeout_mins: int | None = None
+        self,
+        child_template: Any,
+        user_params: Any = None,
+        timeout_mins: int | None = None,
+        adopt_data: Any = None,
     ) -> None:
-        """Ask the engine to create the nested stack; its id becomes the resource id."""
+        """Ask the engine to create the nested stack; its id becomes the resource id.
+
+        With ``adopt_data`` (what an abandon handed over of the nested stack) the child is
+        adopted instead; the data lacking an environment or a template gets the child's.
+        """
         if timeout_mins is None:
             timeout_mins = self.stack.timeout_mins
         arguments = self._stack_arguments(child_template, user_params)
+        args: dict[str, Any] = {"timeout_mins": timeout_mins, "disable_rollback": True}
+        if adopt_data is not None:
+            adopt_data = dict(adopt_data)
+            adopt_data.setdefault("environment", arguments["params"])
+            adopt_data.setdefault("template", arguments["template"])
+            args["adopt_stack_data"] = json.dumps(adopt_data)
         arguments.update(
             stack_name=self.physical_resource_name(),
-            args={"timeout_mins": timeout_mins, "disable_rollback": True},
+            args=args,
             environment_files=None,
             owner_id=self.stack.id,
             user_creds_id=self.stack.user_creds_id,
@@ -313,6 +328,14 @@ class StackResource(Resource):
 
     def check_create_complete(self, token: Any = None) -> bool:
         return self._check_status_complete(self.CREATE)
+
+    def check_adopt_complete(self, token: Any = None) -> bool:
+        return self._check_status_complete(self.ADOPT)
+
+    def prepare_abandon(self) -> Any:
+        """What an abandon hands over of the resource: its nested stack's own data."""
+        nested = self.nested()
+        return nested.prepare_abandon() if nested is not None else {}
 
     def check_update_complete(self, token: Any = None) -> bool:
         target = self.UPDATE

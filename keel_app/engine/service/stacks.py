@@ -21,7 +21,7 @@ from keel_app.common import exception
 from keel_app.common.identifier import HeatIdentifier
 from keel_app.engine import api_format
 from keel_app.engine.environment import Environment, merge_environments
-from keel_app.engine.service import stack_query
+from keel_app.engine.service import stack_adopt, stack_query
 from keel_app.engine.service.arguments import extract_args
 from keel_app.engine.settings import EngineSettings
 from keel_app.engine.stack import Stack
@@ -52,6 +52,8 @@ def converge_stored_stack(
     ``template`` the stack's stored one is used."""
     converge = importlib.import_module("keel_app.engine.convergence.converge")
     view = convergence_view(stack)
+    # The steps of an adopt carry the abandon data they take their resources from.
+    view.adopt_stack_data = stack.adopt_stack_data
     converge.converge_stack(
         view, template if template is not None else view.t, dispatcher, action=action, **options
     )
@@ -148,8 +150,7 @@ def parse_and_validate_stack(
 ) -> Stack:
     """Heat's ``_parse_template_and_validate_stack``: the new stack, validated."""
     options = extract_args(args)
-    if "adopt_stack_data" in options:
-        raise exception.NotSupported(feature="Stack Adopt")
+    stack_adopt.adopt_parameters(settings, options, params)
     limits = settings.template_limits
     tmpl = Template(dict(template), files=files, limits=limits)
     merge_environments(environment_files, files, params, tmpl.all_param_schemata(files))
@@ -223,7 +224,7 @@ def create_stack(
         parent_resource=parent_resource_name,
     )
     stack.store()
-    converge_stored_stack(stack, None, stack.CREATE, dispatcher)
+    converge_stored_stack(stack, None, stack_adopt.creating_action(stack), dispatcher)
     return dict(stack.identifier())
 
 

@@ -361,6 +361,12 @@ used for substitution can be customized by using the `index_var` property.
         )
         return None
 
+    def handle_adopt(self, resource_data: Any = None) -> None:
+        # Adopted as one nested stack, whatever batching the update policy asks for.
+        self.create_with_template(
+            self._assemble_nested(list(self._resource_names())), {}, adopt_data=resource_data
+        )
+
     def check_create_complete(self, token: Any = None) -> bool:
         if token is None:
             return super().check_create_complete()

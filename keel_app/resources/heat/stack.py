@@ -414,6 +414,14 @@ class NestedStack(StackResource):
             self.child_template(), self.child_params(), self.properties[self.TIMEOUT_IN_MINS]
         )
 
+    def handle_adopt(self, resource_data: Any = None) -> None:
+        self.create_with_template(
+            self.child_template(),
+            self.child_params(),
+            self.properties[self.TIMEOUT_IN_MINS],
+            adopt_data=resource_data,
+        )
+
     def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> Any:
         # The template at the URL may have changed even when no property did.
         self.properties = json_snippet.properties(self.properties_schema, self.context)
