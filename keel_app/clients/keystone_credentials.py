@@ -4,13 +4,16 @@ A top-level stack stores its owner's context in ``user_creds``: with a Keystone 
 ``deferred_auth_method = trusts``, a context holding a new trust (the trust id stored
 encrypted, never the token); otherwise the context as it came. When the stack's delete
 completes, the trust is deleted and the row with it, so that nothing reachable from
-the soft-deleted stack can still act for its owner.
+the soft-deleted stack can still act for its owner. In between, ``stored_context``
+gives deferred operations (signals, scaling) a context acting for the owner.
 """
 
 from __future__ import annotations
 
 import logging
 from typing import Any
+
+from keystoneauth1 import exceptions as keystone_errors
 
 from keel_app.clients import keystone_trusts
 from keel_app.clients.keystone import KeystoneSettings, trustee_session
@@ -77,3 +80,48 @@ def _delete_trust(
     trustee = trustee_session(settings, trust_id)
     url = keystone_trusts.trust_url(settings, stored.get("auth_url"), trust_id)
     keystone_trusts.delete_with(trustee, url)
+
+
+def stored_context(
+    database: Database,
+    settings: KeystoneSettings | None,
+    user_creds_id: int,
+    encryption_key: str | None,
+) -> RequestContext:
+    """A context acting for a stack's owner from its stored credentials.
+
+    With a trust, the trustee authenticates within it (impersonating the trustor): the
+    context has that token, the trustor as its user and the trust's roles. Stored
+    password credentials give a context with the user name and password, as Heat's.
+    """
+    stored = user_creds.get_user_creds(database, user_creds_id, encryption_key)
+    if stored is None:
+        raise exception.AuthorizationFailure()
+    trust_id = stored.get("trust_id")
+    common = {
+        "project_id": stored.get("tenant_id"),
+        "project_name": stored.get("tenant"),
+        "auth_url": stored.get("auth_url"),
+        "region_name": stored.get("region_name"),
+        "trustor_user_id": stored.get("trustor_user_id"),
+    }
+    if not trust_id:
+        return RequestContext(
+            username=stored.get("username"), password=stored.get("password"), **common
+        )
+    if settings is None:
+        raise exception.AuthorizationFailure()
+    trustee = trustee_session(settings, trust_id)
+    try:
+        token = trustee.auth.get_access(trustee)  # type: ignore[union-attr]
+    except (keystone_errors.Unauthorized, keystone_errors.NotFound) as error:
+        raise exception.AuthorizationFailure() from error
+    return RequestContext(
+        **{**common, "project_id": token.project_id or common["project_id"]},
+        auth_token=token.auth_token,
+        user_id=token.user_id,
+        user_domain_id=token.user_domain_id,
+        project_domain_id=token.project_domain_id,
+        roles=list(token.role_names),
+        trust_id=trust_id,
+    )

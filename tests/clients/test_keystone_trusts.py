@@ -9,14 +9,15 @@ from pathlib import Path
 import pytest
 
 from keel_app.clients import keystone as keystone_client
-from keel_app.clients import keystone_trusts
+from keel_app.clients import keystone_credentials, keystone_trusts
 from keel_app.common import config
 from keel_app.common.context import RequestContext
+from keel_app.common.exception import AuthorizationFailure
 from keel_app.models.api import user_creds
 from keel_app.models.database import Database
 from keel_app.models.stack import UserCreds
 from tests import databases
-from tests.keystone import ALICE, Account, Keystone
+from tests.keystone import ADMIN, ALICE, Account, Keystone
 from tests.models.api.factories import migrated_database
 
 ENCRYPTION_KEY = "0123456789abcdef0123456789abcdef"
@@ -162,3 +163,58 @@ def test_without_a_trustee_plugin_there_are_no_keystone_settings(tmp_path: Path)
     path.write_text("[DEFAULT]\ndeferred_auth_method = trusts\n")
 
     assert keystone_client.from_conf(config.load(["--config-file", str(path)])) is None
+
+
+def test_the_stored_trust_gives_a_context_acting_for_the_owner(
+    keystone_service: Keystone, settings: keystone_client.KeystoneSettings, database: Database
+) -> None:
+    trusted = keystone_trusts.trust_context(settings, caller(keystone_service, ALICE))
+    stored = user_creds.create_user_creds(database, trusted.to_dict(), ENCRYPTION_KEY)
+
+    context = keystone_credentials.stored_context(database, settings, stored["id"], ENCRYPTION_KEY)
+
+    assert {
+        "user": context.user_id,
+        "project": context.project_id,
+        "trust": context.trust_id,
+        "trustor": context.trustor_user_id,
+        "roles": sorted(context.roles),
+        "has token": bool(context.auth_token) and context.auth_token != trusted.auth_token,
+    } == {
+        "user": keystone_service.user_ids["alice"],
+        "project": keystone_service.project_id(ALICE),
+        "trust": trusted.trust_id,
+        "trustor": keystone_service.user_ids["alice"],
+        "roles": ["heat_stack_owner", "member", "reader"],
+        "has token": True,
+    }
+
+
+def test_a_deleted_trust_no_longer_authorizes(
+    keystone_service: Keystone, settings: keystone_client.KeystoneSettings, database: Database
+) -> None:
+    owner = caller(keystone_service, ALICE)
+    trusted = keystone_trusts.trust_context(settings, owner)
+    stored = user_creds.create_user_creds(database, trusted.to_dict(), ENCRYPTION_KEY)
+    keystone_trusts.delete_trust(settings, owner, trusted.trust_id or "")
+
+    with pytest.raises(AuthorizationFailure):
+        keystone_credentials.stored_context(database, settings, stored["id"], ENCRYPTION_KEY)
+
+
+def test_deleting_the_stored_credentials_deletes_the_trust(
+    keystone_service: Keystone, settings: keystone_client.KeystoneSettings, database: Database
+) -> None:
+    owner = caller(keystone_service, ALICE)
+    trusted = keystone_trusts.trust_context(settings, owner)
+    stored = user_creds.create_user_creds(database, trusted.to_dict(), ENCRYPTION_KEY)
+    admin = caller(keystone_service, ADMIN)
+
+    # An admin deleting the stack is not the trustor: the trustee deletes the trust.
+    keystone_credentials.delete_stored(database, settings, admin, stored["id"], ENCRYPTION_KEY)
+
+    status, _ = keystone_service.request(
+        "GET", f"/OS-TRUST/trusts/{trusted.trust_id}", owner.auth_token or ""
+    )
+    assert status == 404
+    assert user_creds.get_user_creds(database, stored["id"], ENCRYPTION_KEY) is None
