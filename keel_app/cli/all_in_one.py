@@ -82,17 +82,20 @@ def run(arguments: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     conf = load_conf(arguments)
     # Imported here: `keel template validate` needs neither the engine nor a server.
-    from keel_app.cli import embedded_engine
+    from keel_app.cli import embedded_catalog, embedded_engine
     from keel_app.web import create_app
     from keel_app.web.cfn import create_cfn_app
-    from keel_app.web.server import bound_port, make_server, serve_until_stopped
+    from keel_app.web.server import bound_port, free_port, make_server, serve_until_stopped
 
+    # Port 0 means any: picked now, because the catalog names both URLs before they serve.
+    port = arguments.port or free_port(arguments.host)
+    cfn_port = arguments.cfn_port or free_port(arguments.host)
+    embedded_catalog.install(conf, config.state_dir(), arguments.host, port, cfn_port)
     engine = embedded_engine.start(conf, threads=arguments.engine_threads)
     app = create_app({"HEAT_CONF": conf, "ENGINE_CLIENT": engine.client})
-    server = make_server(app, arguments.host, arguments.port)
-    port = bound_port(server)
+    server = make_server(app, arguments.host, port)
     cfn_app = create_cfn_app({"HEAT_CONF": conf, "ENGINE_CLIENT": engine.client})
-    cfn_server = make_server(cfn_app, arguments.host, arguments.cfn_port)
+    cfn_server = make_server(cfn_app, arguments.host, cfn_port)
     print(
         f"OpenKeel all-in-one: native API on http://{arguments.host}:{port}/v1/"
         f"{DEFAULT_IDENTITY} (database {config.database_url(conf)})",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import socket
 import threading
 from types import FrameType
 from typing import Any
@@ -57,3 +58,10 @@ def serve_until_stopped(
     finally:
         for server in (*others, main):
             server.close()
+
+
+def free_port(host: str) -> int:
+    """A port nobody listens on at ``host`` now (for a server asked to take any)."""
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        return int(probe.getsockname()[1])
