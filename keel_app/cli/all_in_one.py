@@ -16,8 +16,10 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import sys
 from typing import Any
 
+from keel_app.clients.stack_domain import StackDomainNotConfigured
 from keel_app.common import config
 from keel_app.web.auth_noauth import DEFAULT_IDENTITY
 
@@ -91,7 +93,11 @@ def run(arguments: argparse.Namespace) -> int:
     port = arguments.port or free_port(arguments.host)
     cfn_port = arguments.cfn_port or free_port(arguments.host)
     embedded_catalog.install(conf, config.state_dir(), arguments.host, port, cfn_port)
-    engine = embedded_engine.start(conf, threads=arguments.engine_threads)
+    try:
+        engine = embedded_engine.start(conf, threads=arguments.engine_threads)
+    except StackDomainNotConfigured as error:
+        print(f"keel all-in-one: ERROR: {error}", file=sys.stderr)
+        return 1
     app = create_app({"HEAT_CONF": conf, "ENGINE_CLIENT": engine.client})
     server = make_server(app, arguments.host, port)
     cfn_app = create_cfn_app({"HEAT_CONF": conf, "ENGINE_CLIENT": engine.client})

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from collections.abc import Sequence
 
+from keel_app.clients.stack_domain import StackDomainNotConfigured
 from keel_app.common import config
 
 
@@ -33,7 +35,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from keel_app.tasks.app import configure
 
     configure(conf)
-    bridge_process.run(conf)
+    try:
+        bridge_process.run(conf)
+    except StackDomainNotConfigured as error:
+        print(f"keel-bridge: ERROR: {error}", file=sys.stderr)
+        return 1
     return 0
 
 

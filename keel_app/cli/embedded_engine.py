@@ -16,6 +16,7 @@ import logging
 
 from oslo_config import cfg
 
+from keel_app.clients.stack_domain import require_stack_domain
 from keel_app.engine.background_queue import BackgroundQueue
 from keel_app.engine.convergence.worker import Worker
 from keel_app.engine.settings import EngineSettings, from_conf
@@ -57,6 +58,7 @@ def reset_orphaned_stacks(database: Database) -> list[str]:
 
 def start(conf: cfg.ConfigOpts, threads: int = DEFAULT_THREADS) -> EmbeddedEngine:
     """Migrate the database to head, reset orphans, and start the engine's threads."""
+    require_stack_domain(conf)
     database = Database.from_conf(conf)
     migration.db_sync(database.engine)
     for stack_id in reset_orphaned_stacks(database):

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from collections.abc import Sequence
 
+from keel_app.clients.stack_domain import StackDomainNotConfigured
 from keel_app.common import config
 
 DEFAULT_CONCURRENCY = 8
@@ -38,7 +40,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Imported after parsing, so that --help needs no broker library set-up.
     from keel_app.tasks import worker_process
 
-    worker_process.run(conf, concurrency=arguments.concurrency, loglevel=arguments.loglevel)
+    try:
+        worker_process.run(conf, concurrency=arguments.concurrency, loglevel=arguments.loglevel)
+    except StackDomainNotConfigured as error:
+        print(f"keel-worker: ERROR: {error}", file=sys.stderr)
+        return 1
     return 0
 
 

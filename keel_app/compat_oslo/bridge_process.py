@@ -14,6 +14,7 @@ import signal
 import uuid
 from typing import Any
 
+from keel_app.clients.stack_domain import require_stack_domain
 from keel_app.compat_oslo import topology
 from keel_app.compat_oslo.consumer import Bridge, BridgeOptions
 from keel_app.compat_oslo.serving import BridgeService
@@ -67,6 +68,7 @@ def _is_engine_alive(bridge_runtime: Any, own_id: str, engine_id: str) -> bool:
 
 def run(conf: Any) -> None:
     """Run the bridge until SIGTERM or SIGINT."""
+    require_stack_domain(conf)
     bridge = build(conf)
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, lambda *_: bridge.stop())

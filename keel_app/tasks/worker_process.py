@@ -15,6 +15,7 @@ from typing import Any
 
 from kombu import Queue
 
+from keel_app.clients.stack_domain import require_stack_domain
 from keel_app.rpc.celery_transport import ENGINE_QUEUE
 from keel_app.tasks import runtime
 from keel_app.tasks.app import app, configure
@@ -35,6 +36,7 @@ def queues(engine_id: str) -> list[Queue]:
 
 def run(conf: Any, *, concurrency: int, loglevel: str = "INFO") -> None:
     """Run the engine until the worker is told to stop (SIGTERM, SIGINT)."""
+    require_stack_domain(conf)
     configure(conf)
     engine_id = str(uuid.uuid4())
     worker_runtime = runtime.build(conf, engine_id=engine_id)

@@ -36,6 +36,7 @@ def write_bridge_conf(directory: Path, database_url: str, oslo_url: str) -> Path
         "executor_thread_pool_size = 16\n"
         "[database]\n"
         f"connection = {database_url}\n"
+        "[paste_deploy]\nflavor = noauth\n"
     )
     return path
 
