@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -13,11 +12,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from keel_app.web.server import free_port
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+HOST = "127.0.0.1"
 
 
 def write_conf(directory: Path, port: int) -> Path:
@@ -26,7 +23,7 @@ def write_conf(directory: Path, port: int) -> Path:
         "[DEFAULT]\ntransport_url = rabbit://guest:guest@127.0.0.1:5672/\n"
         f"[heat_api]\nbind_host = 127.0.0.1\nbind_port = {port}\n"
         # keel-api serves the CFN API too: on a free port, not 8000, which may be taken.
-        f"[heat_api_cfn]\nbind_host = 127.0.0.1\nbind_port = {free_port()}\n"
+        f"[heat_api_cfn]\nbind_host = 127.0.0.1\nbind_port = {free_port(HOST)}\n"
         "[paste_deploy]\nflavor = noauth\n"
     )
     return path
@@ -46,7 +43,7 @@ def versions(url: str, timeout: float = 20) -> tuple[int, dict[str, object]]:
 
 
 def test_keel_api_listens_on_the_heat_api_bind_address_of_heat_conf(tmp_path: Path) -> None:
-    port = free_port()
+    port = free_port(HOST)
     conf = write_conf(tmp_path, port)
     process = subprocess.Popen(
         [sys.executable, "-m", "keel_app.cli.api", "--config-file", str(conf)],
@@ -74,8 +71,8 @@ def test_keel_api_listens_on_the_heat_api_bind_address_of_heat_conf(tmp_path: Pa
 
 
 def test_the_port_flag_overrides_heat_conf(tmp_path: Path) -> None:
-    port = free_port()
-    conf = write_conf(tmp_path, free_port())
+    port = free_port(HOST)
+    conf = write_conf(tmp_path, free_port(HOST))
     process = subprocess.Popen(
         [sys.executable, "-m", "keel_app.cli.api", "--config-file", str(conf), "--port", str(port)],
         stdout=subprocess.DEVNULL,
@@ -96,7 +93,7 @@ print(client.get("/").status_code, client.options("/v1/admin/build_info").status
 
 
 def test_the_wsgi_module_builds_the_app_from_keel_config_file(tmp_path: Path) -> None:
-    conf = write_conf(tmp_path, free_port())
+    conf = write_conf(tmp_path, free_port(HOST))
     completed = subprocess.run(
         [sys.executable, "-c", WSGI_PROBE],
         env={**os.environ, "KEEL_CONFIG_FILE": str(conf), "PYTHONWARNINGS": "ignore"},

@@ -11,7 +11,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tests.cli.test_api import free_port, versions
+from keel_app.web.server import free_port
+from tests.cli.test_api import versions
 
 ESTIMATE = "/v1/?Action=EstimateTemplateCost"
 ESTIMATE_ANSWER = (
@@ -55,7 +56,7 @@ def serve(*arguments: str) -> subprocess.Popen[bytes]:
 
 
 def test_keel_api_serves_the_cfn_api_on_the_heat_api_cfn_bind_address(tmp_path: Path) -> None:
-    port, cfn_port = free_port(), free_port()
+    port, cfn_port = free_port("127.0.0.1"), free_port("127.0.0.1")
     process = serve("--config-file", str(write_conf(tmp_path, port, cfn_port)))
     try:
         assert fetch(f"http://127.0.0.1:{cfn_port}{ESTIMATE}") == (
@@ -73,8 +74,8 @@ def test_keel_api_serves_the_cfn_api_on_the_heat_api_cfn_bind_address(tmp_path: 
 
 
 def test_the_cfn_port_flag_overrides_heat_conf(tmp_path: Path) -> None:
-    cfn_port = free_port()
-    conf = write_conf(tmp_path, free_port(), free_port())
+    cfn_port = free_port("127.0.0.1")
+    conf = write_conf(tmp_path, free_port("127.0.0.1"), free_port("127.0.0.1"))
     process = serve("--config-file", str(conf), "--cfn-port", str(cfn_port))
     try:
         assert fetch(f"http://127.0.0.1:{cfn_port}{ESTIMATE}")[0] == 200
@@ -92,7 +93,7 @@ print(client.get("/").status_code, answer.status_code, answer.headers["Content-T
 
 
 def test_the_cfn_wsgi_module_builds_the_app_from_keel_config_file(tmp_path: Path) -> None:
-    conf = write_conf(tmp_path, free_port(), free_port())
+    conf = write_conf(tmp_path, free_port("127.0.0.1"), free_port("127.0.0.1"))
     completed = subprocess.run(
         [sys.executable, "-c", WSGI_PROBE],
         env={**os.environ, "KEEL_CONFIG_FILE": str(conf), "PYTHONWARNINGS": "ignore"},

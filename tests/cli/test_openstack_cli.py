@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_api import free_port
+from keel_app.web.server import free_port
 
 OPENSTACK = Path(sys.executable).parent / "openstack"
 
@@ -96,7 +96,7 @@ def cli(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cli]:
     directory = tmp_path_factory.mktemp("openstack-cli")
     conf = directory / "heat.conf"
     conf.write_text("[DEFAULT]\nenable_stack_abandon = true\nenable_stack_adopt = true\n")
-    port = free_port()
+    port = free_port("127.0.0.1")
     process = subprocess.Popen(
         [sys.executable, "-m", "keel_app.cli.keel", "all-in-one", "--port", str(port),
          "--cfn-port", "0", "--state-dir", str(directory / "state"),
