@@ -3,7 +3,9 @@
 OpenKeel creates a stack and abandons it; Heat 27.0.1, pointed at the same database,
 adopts the abandon data as one stack while OpenKeel adopts it as another. Heat's
 traversal runs to its end in the oracle: its worker's casts are kept in a list and
-each step is run in turn. The two stacks must then hold the same rows.
+each step is run in turn (beside the others once it waits, as a resource group's does
+for its nested stack), and its engine calls are answered by the same engine. The two
+stacks, and the stacks nested in them, must then hold the same rows.
 """
 
 from __future__ import annotations
@@ -36,8 +38,15 @@ from heat.engine import resources, service, stack as parser, worker
 from heat.rpc import worker_client
 from oslo_serialization import jsonutils
 
+from heat.rpc import client as engine_client
+import threading, time
+
 casts = []
 worker_client.WorkerClient.cast = lambda self, ctxt, msg, version=None: casts.append(msg)
+# A nested stack's engine calls are answered here, by the same engine.
+engine_client.EngineClient.call = lambda self, ctxt, msg, version=None, timeout=None: (
+    getattr(engine, msg[0])(ctxt, **msg[1])
+)
 # No Keystone here: the stack user project is the caller's, as without a stack domain.
 parser.Stack.create_stack_user_project_id = lambda self: None
 
@@ -50,14 +59,17 @@ def answer(call):
         return {"exception": type(error).__name__, "message": str(error)}
 
 
+def engine_threads(engine):
+    return [
+        thread
+        for group in list(engine.thread_group_mgr.groups.values())
+        for thread in list(group.threads)
+    ]
+
+
 def wait_for_threads(engine):
     while True:
-        running = [
-            thread
-            for group in list(engine.thread_group_mgr.groups.values())
-            for thread in list(group.threads)
-            if thread.is_alive()
-        ]
+        running = [thread for thread in engine_threads(engine) if thread.is_alive()]
         if not running:
             # Finished threads count against the group's limit until removed.
             for group in engine.thread_group_mgr.groups.values():
@@ -88,11 +100,23 @@ answers = []
 for call in request["creates"]:
     answers.append(answer(lambda: engine.create_stack(ctx, **call)))
     wait_for_threads(engine)
-    # The traversal's steps, each run to its end before the next is taken.
-    while casts:
+    # The traversal's steps one after the other, each in a thread of its own: a step
+    # still running after a while waits for its nested stack, whose steps then run
+    # beside it.
+    steps = []
+    while casts or any(thread.is_alive() for thread in steps + engine_threads(engine)):
+        if not casts:
+            time.sleep(0.05)
+            continue
         method, arguments = casts.pop(0)
-        getattr(engine.worker_service, method)(ctx, **arguments)
+        step = threading.Thread(
+            target=getattr(engine.worker_service, method), args=(ctx,), kwargs=arguments
+        )
+        step.start()
+        steps.append(step)
+        step.join(timeout=3)
         wait_for_threads(engine)
+    wait_for_threads(engine)
 print(json.dumps(answers, default=str))
 """
 
@@ -124,10 +148,31 @@ def nested(empty_database_url: str) -> Iterator[NestedEngine]:
     yield from nested_engine(empty_database_url, enable_stack_abandon=True, enable_stack_adopt=True)
 
 
+GROUPED: dict[str, Any] = {
+    "heat_template_version": "2018-08-31",
+    "resources": {
+        "group": {
+            "type": "OS::Heat::ResourceGroup",
+            "properties": {
+                "count": 2,
+                "resource_def": {"type": "OS::Heat::RandomString", "properties": {"length": 8}},
+            },
+        },
+        "after": {"type": "OS::Heat::None", "depends_on": ["group"]},
+    },
+    "outputs": {"members": {"value": {"get_attr": ["group", "value"]}}},
+}
+GROUPED["parameters"] = {"greeting": {"type": "string"}}
+
+
 @pytest.fixture
 def abandoned(nested: NestedEngine) -> dict[str, Any]:
+    return _abandoned(nested, TEMPLATE)
+
+
+def _abandoned(nested: NestedEngine, template: dict[str, Any]) -> dict[str, Any]:
     """The data an abandon of the stack handed over, as JSON."""
-    identity = nested.create(TEMPLATE, environment={"parameters": {"greeting": "hello"}})
+    identity = nested.create(template, environment={"parameters": {"greeting": "hello"}})
     data = abandon_stack(
         nested.context, nested.settings, nested.database, nested.queue, stack_identity=identity
     )
@@ -192,12 +237,19 @@ def _stored(nested: NestedEngine, identity: dict[str, str]) -> dict[str, Any]:
         )
         for name, resource in nested.resources(stack_id).items()
     }
-    # The stack's own events carry its name: the twins' names differ.
-    events = [
-        ("" if event.resource_name == row.name else event.resource_name,)
-        + (event.resource_action, event.resource_status, event.resource_status_reason)
-        for event in rows(nested.database, Event, stack_id=stack_id)
-    ]
+    for child in nested.children(stack_id):
+        # A nested stack's ids and names are its own: what it holds is compared.
+        owner = child.parent_resource_name
+        child_identity = {"stack_name": child.name, "stack_id": child.id, "tenant": PROJECT}
+        resources[owner] = resources[owner][:3] + (_stored(nested, dict(child_identity, path="")),)
+    # Each resource's events in order (independent resources' steps may run in any
+    # order); the stack's own carry its name, and the twins' names differ.
+    events: dict[str, list[tuple[str, str, str]]] = {}
+    for event in rows(nested.database, Event, stack_id=stack_id):
+        name = "" if event.resource_name == row.name else event.resource_name
+        events.setdefault(name, []).append(
+            (event.resource_action, event.resource_status, event.resource_status_reason)
+        )
     return {
         "state": (row.action, row.status, row.status_reason),
         "disable_rollback": row.disable_rollback,
@@ -216,6 +268,21 @@ def test_an_adopt_stores_what_heats_stores(nested: NestedEngine, abandoned) -> N
 
     assert _stored(nested, ours) == _stored(nested, heat)
     assert _stored(nested, ours)["state"] == (
+        "ADOPT",
+        "COMPLETE",
+        "Stack ADOPT completed successfully",
+    )
+
+
+def test_a_group_is_adopted_as_heat_adopts_it(nested: NestedEngine) -> None:
+    grouped = _abandoned(nested, GROUPED)
+
+    (heat,) = _heat(nested, [_arguments("heat", grouped)], ENABLED)
+    (ours,) = _ours(nested, [_arguments("ours", grouped)])
+
+    stored = _stored(nested, ours)
+    assert stored == _stored(nested, heat)
+    assert stored["resources"]["group"][3]["state"] == (
         "ADOPT",
         "COMPLETE",
         "Stack ADOPT completed successfully",
