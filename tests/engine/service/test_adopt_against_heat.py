@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from keel_app.engine.service.stack_abandon import abandon_stack
+from keel_app.engine.service.stack_preview import preview_stack
 from keel_app.models import Event
 from tests import oracle
 from tests.engine.convergence.nested import PROJECT, NestedEngine, nested_engine
@@ -98,7 +99,8 @@ ctx = heat_context.RequestContext(
 )
 answers = []
 for call in request["creates"]:
-    answers.append(answer(lambda: engine.create_stack(ctx, **call)))
+    method = getattr(engine, call.pop("method", "create_stack"))
+    answers.append(answer(lambda: method(ctx, **call)))
     wait_for_threads(engine)
     # The traversal's steps one after the other, each in a thread of its own: a step
     # still running after a while waits for its nested stack, whose steps then run
@@ -313,6 +315,30 @@ def test_a_resource_missing_from_the_data_fails_as_heats(
     assert _stored(nested, ours) == _stored(nested, heat)
     expected = ("ROLLBACK", "COMPLETE") if rollback else ("ADOPT", "FAILED")
     assert _stored(nested, ours)["state"][:2] == expected
+
+
+def test_a_preview_of_an_adopt_answers_as_heat(nested: NestedEngine, abandoned) -> None:
+    preview = dict(_arguments("preview", abandoned), method="preview_stack")
+
+    (heat,) = _heat(nested, [preview], ENABLED)
+    del preview["method"]
+    ours = json.loads(
+        json.dumps(
+            preview_stack(nested.context, nested.settings, nested.database, nested.queue, **preview)
+        )
+    )
+
+    def comparable(answer: dict[str, Any]) -> dict[str, Any]:
+        # A preview's creation time is the time of the call; Heat lists resources and
+        # outputs in the order of a set.
+        resources = sorted(answer["resources"], key=lambda resource: resource["resource_name"])
+        outputs = sorted(answer["outputs"], key=lambda output: output["output_key"])
+        return dict(answer, creation_time=None, resources=resources, outputs=outputs)
+
+    assert comparable(ours) == comparable(heat)
+    # The adopted environment's parameter, not the template's default.
+    assert ours["parameters"]["greeting"] == "hello"
+    assert nested.stack_names() == ["web"]
 
 
 @pytest.mark.parametrize(
