@@ -1,12 +1,15 @@
-"""The openstack CLI (python-openstackclient + heatclient's plugin) against `keel all-in-one`.
+"""The openstack CLI (python-openstackclient + heatclient's plugin) against OpenKeel.
 
-One server for the module (noauth, a state directory of its own, abandon enabled), one
-stack built by the CLI that the read commands look at; the commands that change a stack
-each work on a stack of their own.
+Two deployments, each one for the module: ``keel all-in-one`` (noauth, SQLite), and the
+distributed form (``keel-api`` and a ``keel-worker`` on RabbitMQ and MariaDB) behind the
+real Keystone, where the CLI logs in as a member of a project and finds the API in the
+catalog. In each, one stack built by the CLI is what the read commands look at; the
+commands that change a stack each work on a stack of their own.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -19,8 +22,11 @@ from typing import Any
 import pytest
 
 from keel_app.web.server import free_port
+from tests.cli import distributed
 
 OPENSTACK = Path(sys.executable).parent / "openstack"
+HOST = "127.0.0.1"
+STACK_ARCHIVES = "enable_stack_abandon = true\nenable_stack_adopt = true\n"
 
 TEMPLATE = """\
 heat_template_version: 2021-04-16
@@ -53,23 +59,27 @@ resources:
 
 
 class Cli:
-    def __init__(self, endpoint: str, directory: Path) -> None:
-        self.environment = {
-            **os.environ,
-            "OS_AUTH_TYPE": "none",
-            "OS_ENDPOINT": endpoint,
-            "PYTHONWARNINGS": "ignore",
-        }
+    def __init__(
+        self,
+        directory: Path,
+        credentials: dict[str, str],
+        admin_credentials: dict[str, str] | None = None,
+    ) -> None:
+        self.environment = {**os.environ, **credentials, "PYTHONWARNINGS": "ignore"}
+        # Who may list the engines (Heat's service:index rule wants an admin).
+        self.admin_environment = {**self.environment, **(admin_credentials or {})}
         self.directory = directory
         self.template = directory / "stack.yaml"
         self.template.write_text(TEMPLATE)
         self.bad_template = directory / "bad.yaml"
         self.bad_template.write_text(BAD_TEMPLATE)
 
-    def run(self, *arguments: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    def run(
+        self, *arguments: str, check: bool = True, admin: bool = False
+    ) -> subprocess.CompletedProcess[str]:
         done = subprocess.run(
             [str(OPENSTACK), *arguments],
-            env=self.environment,
+            env=self.admin_environment if admin else self.environment,
             capture_output=True,
             text=True,
             timeout=120,
@@ -78,8 +88,8 @@ class Cli:
             raise AssertionError(f"openstack {' '.join(arguments)} failed:\n{done.stderr}")
         return done
 
-    def json(self, *arguments: str) -> Any:
-        lines = self.run(*arguments, "-f", "json").stdout.splitlines()
+    def json(self, *arguments: str, admin: bool = False) -> Any:
+        lines = self.run(*arguments, "-f", "json", admin=admin).stdout.splitlines()
         # With --wait the events come first, one line each; the document follows them.
         start = next(index for index, line in enumerate(lines) if line[:1] in ("{", "["))
         return json.loads("\n".join(lines[start:]))
@@ -91,12 +101,11 @@ class Cli:
         return created
 
 
-@pytest.fixture(scope="module")
-def cli(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cli]:
-    directory = tmp_path_factory.mktemp("openstack-cli")
+@contextlib.contextmanager
+def all_in_one(directory: Path) -> Iterator[Cli]:
     conf = directory / "heat.conf"
-    conf.write_text("[DEFAULT]\nenable_stack_abandon = true\nenable_stack_adopt = true\n")
-    port = free_port("127.0.0.1")
+    conf.write_text(f"[DEFAULT]\n{STACK_ARCHIVES}")
+    port = free_port(HOST)
     process = subprocess.Popen(
         [sys.executable, "-m", "keel_app.cli.keel", "all-in-one", "--port", str(port),
          "--cfn-port", "0", "--state-dir", str(directory / "state"),
@@ -109,11 +118,25 @@ def cli(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cli]:
     assert process.stdout is not None
     process.stdout.readline()  # the banner: the server listens
     try:
-        yield Cli(f"http://127.0.0.1:{port}/v1/admin", directory)
+        yield Cli(
+            directory, {"OS_AUTH_TYPE": "none", "OS_ENDPOINT": f"http://{HOST}:{port}/v1/admin"}
+        )
     finally:
         process.terminate()
         process.wait(timeout=30)
         process.stdout.close()
+
+
+@pytest.fixture(scope="module", params=["all-in-one", "keystone"])
+def cli(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cli]:
+    directory = tmp_path_factory.mktemp("openstack-cli")
+    if request.param == "all-in-one":
+        with all_in_one(directory) as cli:
+            yield cli
+    else:
+        service = request.getfixturevalue("keystone_service")
+        with distributed.behind_keystone(directory, service, STACK_ARCHIVES) as credentials:
+            yield Cli(directory, *credentials)
 
 
 @pytest.fixture(scope="module")
@@ -318,7 +341,7 @@ def test_resource_types_list_and_show(cli: Cli) -> None:
 
 
 def test_service_list_shows_the_engine(cli: Cli) -> None:
-    services = cli.json("orchestration", "service", "list")
+    services = cli.json("orchestration", "service", "list", admin=True)
 
     assert [(row["Binary"], row["Status"]) for row in services] == [("heat-engine", "up")]
 

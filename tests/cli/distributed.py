@@ -1,0 +1,137 @@
+"""OpenKeel's distributed form behind the tests' Keystone, for clients that log in.
+
+``keel-api`` (the Keystone flavor) and one ``keel-worker`` share a heat.conf made from
+the Keystone fixture's sections, a fresh MariaDB database and a private RabbitMQ vhost.
+The API's address is put in Keystone's catalog under a region of its own, so a client
+that logs in finds it as it finds Heat in a cloud.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+from keel_app.web.server import free_port
+from tests import databases, fleet
+from tests.keystone import ADMIN, ADMIN_PASSWORD, ALICE, USER_PASSWORD, Keystone
+from tests.models.api.factories import migrated_database
+
+HOST = "127.0.0.1"
+Credentials = dict[str, str]
+
+
+def write_conf(
+    directory: Path, keystone: Keystone, database_url: str, vhost_url: str, defaults: str
+) -> Path:
+    api_port, cfn_port = free_port(HOST), free_port(HOST)
+    own_defaults = (
+        f"auth_encryption_key = {fleet.ENCRYPTION_KEY}\n"
+        f"transport_url = rabbit://{vhost_url.partition('://')[2]}\n"
+        "periodic_interval = 1\n"
+        f"{defaults}"
+    )
+    text = keystone.heat_conf().replace("[DEFAULT]\n", f"[DEFAULT]\n{own_defaults}", 1)
+    text += (
+        f"\n[database]\nconnection = {database_url}\n"
+        f"[heat_api]\nbind_host = {HOST}\nbind_port = {api_port}\n"
+        f"[heat_api_cfn]\nbind_host = {HOST}\nbind_port = {cfn_port}\n"
+    )
+    path = directory / "heat.conf"
+    path.write_text(text)
+    return path
+
+
+def api_port(conf_path: Path) -> int:
+    text = conf_path.read_text()
+    section = text[text.index("[heat_api]") :]
+    return int(section.split("bind_port = ", 1)[1].split("\n", 1)[0])
+
+
+def register_endpoint(keystone: Keystone, url: str) -> str:
+    """A region of its own whose orchestration endpoint is ``url``; the region's id."""
+    token = keystone.token(ADMIN)
+    region = f"keel-cli-{uuid.uuid4().hex[:8]}"
+    status, _ = keystone.request("POST", "/regions", token, {"region": {"id": region}})
+    assert status == 201, status
+    status, services = keystone.request("GET", "/services?type=orchestration", token)
+    assert status == 200 and services is not None
+    endpoint = {
+        "service_id": services["services"][0]["id"],
+        "interface": "public",
+        "region_id": region,
+        "url": url,
+    }
+    status, _ = keystone.request("POST", "/endpoints", token, {"endpoint": endpoint})
+    assert status == 201, status
+    return region
+
+
+def login(keystone: Keystone, user: str, project: str, password: str, region: str) -> Credentials:
+    return {
+        "OS_AUTH_TYPE": "password",
+        "OS_AUTH_URL": keystone.auth_url,
+        "OS_IDENTITY_API_VERSION": "3",
+        "OS_USERNAME": user,
+        "OS_PASSWORD": password,
+        "OS_PROJECT_NAME": project,
+        "OS_USER_DOMAIN_ID": "default",
+        "OS_PROJECT_DOMAIN_ID": "default",
+        "OS_REGION_NAME": region,
+        "OS_INTERFACE": "public",
+    }
+
+
+def wait_for_http(url: str, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=5)
+            return
+        except urllib.error.HTTPError:
+            return  # any answer: the server is up
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"keel-api did not come up at {url}") from None
+            time.sleep(0.2)
+
+
+@contextlib.contextmanager
+def behind_keystone(
+    directory: Path, keystone: Keystone, defaults: str = ""
+) -> Iterator[tuple[Credentials, Credentials]]:
+    """The deployment running; the credentials of a project member, and of the admin."""
+    with (
+        fleet.rabbit_vhost() as vhost_url,
+        fleet.broker(vhost_url),
+        databases.fresh_database("mysql", directory) as database_url,
+    ):
+        migrated_database(database_url).dispose()
+        conf_path = write_conf(directory, keystone, database_url, vhost_url, defaults)
+        workers = fleet.Fleet(conf_path, vhost_url, directory)
+        workers.start(1)
+        port = api_port(conf_path)
+        with open(directory / "keel-api.log", "wb") as log:
+            api = subprocess.Popen(
+                [sys.executable, "-m", "keel_app.cli.api", "--config-file", str(conf_path)],
+                env={**os.environ, "KEEL_BROKER_URL": vhost_url, "PYTHONWARNINGS": "ignore"},
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        try:
+            wait_for_http(f"http://{HOST}:{port}/", api)
+            region = register_endpoint(keystone, f"http://{HOST}:{port}/v1/%(project_id)s")
+            member = login(keystone, ALICE.user_name, ALICE.project_name, USER_PASSWORD, region)
+            admin = login(keystone, ADMIN.user_name, ADMIN.project_name, ADMIN_PASSWORD, region)
+            yield member, admin
+        finally:
+            api.terminate()
+            api.wait(timeout=30)
+            workers.stop()
