@@ -21,5 +21,5 @@ One module per family of calls (``keel_app.rpc.methods`` names each call's funct
 And the helpers they share: arguments (a create's or update's ``args``), stack_query
 (which stack rows a listing or count selects), resource_tree (which resources a listing
 reaches through nested stacks), server_metadata (a server's deployments as its
-metadata).
+metadata), stack_adopt (what a create with ``adopt_stack_data`` does differently).
 """
