@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import kombu.pools
 import sqlalchemy as sa
 
 from keel_app.models.service import Service
@@ -51,7 +52,9 @@ def broker(url: str) -> Iterator[None]:
 
 
 def _switch_broker(url: str) -> None:
-    app.pool.force_close_all()
+    # The app's pools are kombu's process-wide ones, kept per broker URL: closing them is
+    # not enough, as the next use of the same URL would get the closed pool back.
+    kombu.pools.reset()
     # Celery's own reset after a fork: the next send opens fresh connection pools.
     app._after_fork()
     app.conf.broker_url = url
