@@ -15,7 +15,6 @@ from keel_app.rpc.contract import HEAT_ENGINE_API
 # is None and refused otherwise.
 UNSERVED = {
     "create_stack": ("files_container", "template_id"),
-    "list_events": ("nested_depth",),
     "preview_stack": ("files_container",),
     "preview_update_stack": ("files_container",),
     "update_stack": ("files_container",),
@@ -44,17 +43,19 @@ def test_unserved_arguments_are_the_known_ones(method: str) -> None:
 
 def test_unserved_argument_of_none_is_dropped() -> None:
     keywords = methods.service_keywords(
-        "list_events", {"stack_identity": {"stack_id": "x"}, "nested_depth": None}
+        "validate_template", {"template": {}, "files_container": None}
     )
 
-    assert keywords == {"stack_identity": {"stack_id": "x"}}
+    assert keywords == {"template": {}}
 
 
 def test_unserved_argument_with_a_value_is_refused() -> None:
     with pytest.raises(exception.NotSupported) as raised:
-        methods.service_keywords("list_events", {"stack_identity": {}, "nested_depth": 2})
+        methods.service_keywords("validate_template", {"template": {}, "files_container": "c"})
 
-    assert str(raised.value) == "The nested_depth argument of list_events is not supported."
+    assert str(raised.value) == (
+        "The files_container argument of validate_template is not supported."
+    )
 
 
 def test_a_function_only_keyword_is_not_reachable_from_a_message() -> None:
