@@ -220,7 +220,7 @@ def embedded_target(directory: Path) -> Iterator[Target]:
     conf = directory / "heat.conf"
     conf.write_text(f"[DEFAULT]\nmax_stacks_per_tenant = {STACK_LIMIT}\n")
     command = [
-        str(BIN / "keel"), "all-in-one", "--port", str(port),
+        str(BIN / "keel"), "all-in-one", "--port", str(port), "--cfn-port", str(free_port()),
         "--state-dir", str(directory / "state"), "--config-file", str(conf),
     ]  # fmt: skip
     with processes([command], {**os.environ, "PYTHONWARNINGS": "ignore"}):
@@ -254,6 +254,7 @@ def distributed_target(directory: Path) -> Iterator[Target]:
             "transport_url = rabbit://guest:guest@127.0.0.1:5672/\n"
             f"[database]\nconnection = {url}\n"
             f"[heat_api]\nbind_host = 127.0.0.1\nbind_port = {port}\n"
+            f"[heat_api_cfn]\nbind_host = 127.0.0.1\nbind_port = {free_port()}\n"
             "[paste_deploy]\nflavor = noauth\n"
         )
         environment = {**os.environ, "PYTHONWARNINGS": "ignore"}
