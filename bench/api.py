@@ -375,7 +375,7 @@ def main() -> int:
         for name in (name for name in results if name != "heat"):
             for call in ("list", "show"):
                 ratio = results["heat"][call]["p50_ms"] / results[name][call]["p50_ms"]
-                print(f"# {name} {call}: p50 {ratio:.1f}x faster than Heat")
+                print(f"# {name} {call}: Heat's p50 / OpenKeel's p50 = {ratio:.1f}")
     print(
         f"# reproduce: python bench/api.py --targets {arguments.targets} "
         f"--stacks {arguments.stacks} --requests {arguments.requests}"
