@@ -239,7 +239,8 @@ def stack_status(database: Database, stack_id: str) -> str:
 # One shape
 
 
-def run_shape(deployment: Any, shape: str, count: int) -> list[dict[str, Any]]:
+def run_shape(deployment: Any, shape: str, count: int, update: bool = True) -> list[dict[str, Any]]:
+    """Create, update (unless ``update`` is False) and delete one stack of the shape."""
     figures = []
 
     def phase(name: str, start: Any, action: str) -> None:
@@ -290,9 +291,9 @@ def run_shape(deployment: Any, shape: str, count: int) -> list[dict[str, Any]]:
         stack_id = identity["stack_id"]
 
     phase("create", created, "CREATE")
-    update = _update_function(deployment, identity, shape, count)
-    if update is not None:
-        phase("update", update, "UPDATE")
+    update_stack = _update_function(deployment, identity, shape, count) if update else None
+    if update_stack is not None:
+        phase("update", update_stack, "UPDATE")
     phase(
         "delete",
         lambda: service.delete_stack(
@@ -357,6 +358,9 @@ def main() -> int:
     parser.add_argument("--database-url", help="fleet only; default: a new MariaDB database")
     parser.add_argument("--with-heat", action="store_true", help="also time reference Heat")
     parser.add_argument(
+        "--no-update", action="store_true", help="create and delete only (no update phase)"
+    )
+    parser.add_argument(
         "--no-warm-up",
         action="store_true",
         help="measure from cold (by default a 10-resource stack goes through first)",
@@ -385,7 +389,7 @@ def main() -> int:
                 shape, _, count_text = item.partition(":")
                 count = int(count_text)
                 heat = heat_figures(shape, count) if arguments.with_heat else None
-                for figure in run_shape(deployment, shape, count):
+                for figure in run_shape(deployment, shape, count, not arguments.no_update):
                     heat_s = None
                     if heat is not None and figure["phase"] in ("create", "delete"):
                         heat_s = heat.get(f"{figure['phase']}_s")

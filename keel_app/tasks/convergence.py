@@ -26,7 +26,10 @@ def _context(runtime: WorkerRuntime, context: dict[str, Any]) -> Any:
     return context_wire.unseal(context, runtime.settings.auth_encryption_key)
 
 
-@app.task(name="keel.check_resource", acks_late=True, reject_on_worker_lost=True)
+# The steps are casts: nobody reads their results, so workers do not store them.
+@app.task(
+    name="keel.check_resource", acks_late=True, reject_on_worker_lost=True, ignore_result=True
+)
 def check_resource(
     context: dict[str, Any],
     resource_id: int,
@@ -56,7 +59,12 @@ def check_resource(
     )
 
 
-@app.task(name="keel.check_resource_delete_snapshot", acks_late=True, reject_on_worker_lost=True)
+@app.task(
+    name="keel.check_resource_delete_snapshot",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+)
 def check_resource_delete_snapshot(
     context: dict[str, Any],
     snapshot_id: str,
@@ -77,7 +85,7 @@ def check_resource_delete_snapshot(
     )
 
 
-@app.task(name="keel.cancel_check_resource", acks_late=True)
+@app.task(name="keel.cancel_check_resource", acks_late=True, ignore_result=True)
 def cancel_check_resource(context: dict[str, Any], stack_id: str) -> None:
     """Sent to one engine's own queue: abort the actions it holds locks for in the stack."""
     runtime = current()

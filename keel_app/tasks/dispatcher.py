@@ -84,6 +84,9 @@ class CeleryDispatcher(CastingDispatcher):
             kwargs=kwargs,
             queue=queue,
             countdown=countdown if countdown > 0 else None,
+            # A cast, as in Heat: nobody waits for a step's result, so the sender does not
+            # subscribe to it in the result backend (two Redis round trips a send).
+            ignore_result=True,
             argsrepr="()",
             kwargsrepr=shown_arguments(kwargs),
         )

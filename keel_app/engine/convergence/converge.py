@@ -129,9 +129,9 @@ def _store_tags(stack: ConvergenceStack, tags: list[str]) -> None:
 
 
 def _best_existing_row(
-    stack: ConvergenceStack, rows: dict[int, ResourceRow], name: str
+    stack: ConvergenceStack, candidates: list[ResourceRow]
 ) -> ResourceRow | None:
-    """Which stored row of that name the new template's resource should continue."""
+    """Which stored row of a name (``candidates``) the new template's resource continues."""
 
     def suitability(row: ResourceRow) -> tuple[int, Any]:
         score = 0
@@ -147,10 +147,8 @@ def _best_existing_row(
             score += 10
         return score, row.updated_at or row.created_at
 
-    candidates = sorted(
-        (row for row in rows.values() if row.name == name), key=suitability, reverse=True
-    )
-    return candidates[0] if candidates else None
+    ranked = sorted(candidates, key=suitability, reverse=True)
+    return ranked[0] if ranked else None
 
 
 def _start_traversal(
@@ -160,11 +158,16 @@ def _start_traversal(
     abandon: bool = False,
 ) -> None:
     existing = stack.resource_rows()
+    # Rows by name, gathered once: looking each name up among all rows would make
+    # starting an update quadratic in the stack's size.
+    rows_named: dict[str, list[ResourceRow]] = {}
+    for existing_row in existing.values():
+        rows_named.setdefault(existing_row.name, []).append(existing_row)
     template_graph = stack.dependencies()
     current_ids: dict[str, int] = {}
     new_names = []
     for name in reversed(list(template_graph)):
-        row = _best_existing_row(stack, existing, name)
+        row = _best_existing_row(stack, rows_named.get(name, []))
         if row is None:
             new_names.append(name)
         else:

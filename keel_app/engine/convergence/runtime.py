@@ -157,8 +157,12 @@ class ConvergenceStack:
         stack_id: str,
         template_id: int | None = None,
         resource_data: Mapping[str, Any] | None = None,
+        row: StackRow | None = None,
     ) -> ConvergenceStack | None:
-        row = stacks.get_stack(database, ADMIN, stack_id, for_step=True)
+        """The stack as a step sees it; ``row``, when the step has read it already, is the
+        stack row as ``stacks.get_stack`` reads it ``for_step``."""
+        if row is None:
+            row = stacks.get_stack(database, ADMIN, stack_id, for_step=True)
         if row is None:
             return None
         template = load_template(database, template_id or row.raw_template_id, settings)

@@ -48,6 +48,9 @@ def compute_dependencies(
     graph = template_dependencies.translate(
         lambda name: ConvergenceNode(current_resource_ids[name], True)
     )
+    # Which update nodes there are, asked once per row: copying the graph for every row
+    # would make starting a traversal quadratic in the stack's size.
+    update_nodes = set(graph.graph())
     for resource_id, row in existing_resources.items():
         graph += ConvergenceNode(resource_id, False), None
         for requirement in row.requires or []:
@@ -55,7 +58,7 @@ def compute_dependencies(
                 graph += ConvergenceNode(requirement, False), ConvergenceNode(resource_id, False)
         if row.replaces in existing_resources:
             graph += ConvergenceNode(row.replaces, False), ConvergenceNode(resource_id, False)
-        if ConvergenceNode(resource_id, True) in graph.graph():
+        if ConvergenceNode(resource_id, True) in update_nodes:
             graph += ConvergenceNode(resource_id, False), ConvergenceNode(resource_id, True)
     return graph
 

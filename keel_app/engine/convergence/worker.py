@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from keel_app.common import exception
-from keel_app.engine.convergence import converge, snapshot_steps, sync_point
+from keel_app.engine.convergence import converge, snapshot_steps, stack_completion, sync_point
 from keel_app.engine.convergence.node_data import NodeData, load_resources_data
 from keel_app.engine.convergence.runtime import ADMIN, ConvergenceStack, load_template
 from keel_app.engine.convergence.traversal_graph import (
@@ -263,11 +263,18 @@ class Worker:
         resource_data: Mapping[str, NodeData],
     ) -> tuple[Any, ConvergenceStack] | None:
         try:
-            row = resources.get_resource(self.database, resource_id)
+            row, stack_row = stacks.get_resource_and_stack(self.database, ADMIN, resource_id)
         except exception.NotFound:
             return None
+        if stack_row is None:
+            return None
         stack = ConvergenceStack.load(
-            context, self.database, self.settings, row.stack_id, resource_data=resource_data
+            context,
+            self.database,
+            self.settings,
+            row.stack_id,
+            resource_data=resource_data,
+            row=stack_row,
         )
         if stack is None:
             return None
@@ -284,7 +291,7 @@ class Worker:
                 context,
                 self.database,
                 self.settings,
-                _stack_row(stack),
+                stack_row,
                 load_template(self.database, template_id, self.settings),  # type: ignore[arg-type]
                 resource_data,
             )
@@ -742,6 +749,11 @@ class Worker:
                 return
             converge.mark_complete(stack)
 
+        if len(roots) > stack_completion.MANY_ROOTS:
+            stack_completion.report(
+                self.database, stack.id, current_traversal, sender, roots, failures, complete
+            )
+            return
         sync_point.sync(
             self.database,
             stack.id,
@@ -771,7 +783,3 @@ def _node_data(resource: Any) -> dict[str, Any]:
         resource.action,
         resource.status,
     ).as_dict()
-
-
-def _stack_row(stack: ConvergenceStack) -> Any:
-    return stacks.get_stack(stack.database, ADMIN, stack.id)

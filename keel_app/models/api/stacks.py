@@ -94,6 +94,22 @@ def get_stack(
         return _visible_stack(session, scope, stack_id, show_deleted, options)
 
 
+def get_resource_and_stack(
+    database: Database, scope: Scope, resource_id: int
+) -> tuple[Resource, Stack | None]:
+    """A step's two rows in one read: the resource and its stack as ``get_stack`` reads it
+    ``for_step`` (None when the stack is deleted or not in the scope's project).
+
+    NotFound when there is no such resource.
+    """
+    options = [orm.defer(Stack.current_deps), orm.lazyload(Stack.tags)]
+    with database.transaction() as session:
+        resource = session.get(Resource, resource_id)
+        if resource is None:
+            raise exception.NotFound(f"resource with id {resource_id} not found")
+        return resource, _visible_stack(session, scope, resource.stack_id, options=options)
+
+
 def get_current_deps(database: Database, stack_id: str) -> Any:
     """A stack's stored traversal graph document."""
     with database.transaction() as session:

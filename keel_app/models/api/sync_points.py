@@ -115,3 +115,65 @@ def delete_sync_points(database: Database, stack_id: str, traversal_id: str) -> 
             .execution_options(synchronize_session=False)
         )
         return result.rowcount
+
+
+@retry_on_db_error
+def count_root_report(
+    database: Database,
+    stack_id: str,
+    traversal_id: str,
+    record: Mapping[str, Any],
+    roots: int,
+    complete: Callable[[list[Any]], tuple[Any, Any]],
+) -> int | None:
+    """Store one root's completion ``record`` (a sync point row of its own) and count it
+    on the stack's sync point, in one transaction.
+
+    Returns how many roots have reported, the stack's ``atomic_key``; 0 when the record
+    existed already (the root reported before: nothing is counted twice); None when the
+    stack's sync point is gone. The report that brings the count to ``roots`` also stores
+    ``complete(extra data of every record)`` as the stack sync point's (input, extra)
+    data, under the same row lock.
+    """
+    try:
+        with database.transaction() as session:
+            session.add(SyncPoint(**{**record, "entity_id": str(record["entity_id"])}))
+            session.flush()
+            stack_point = session.scalars(
+                sa.select(SyncPoint)
+                .where(
+                    SyncPoint.entity_id == stack_id,
+                    SyncPoint.traversal_id == traversal_id,
+                    SyncPoint.is_update == sa.true(),
+                )
+                .with_for_update()
+            ).one_or_none()
+            if stack_point is None:
+                raise _StackPointGone
+            stack_point.atomic_key = (stack_point.atomic_key or 0) + 1
+            if stack_point.atomic_key == roots:
+                extras = session.scalars(
+                    sa.select(SyncPoint.extra_data).where(
+                        SyncPoint.stack_id == stack_id,
+                        SyncPoint.traversal_id == traversal_id,
+                        SyncPoint.entity_id.like(f"{RECORD_PREFIX}%"),
+                    )
+                ).all()
+                input_data, extra_data = complete([extra for extra in extras if extra])
+                stack_point.input_data = input_data
+                if extra_data is not None:
+                    stack_point.extra_data = extra_data
+            return stack_point.atomic_key
+    except sa.exc.IntegrityError:
+        return 0
+    except _StackPointGone:
+        return None
+
+
+class _StackPointGone(Exception):
+    """Rolls back a root's record when the traversal's sync points were deleted."""
+
+
+# Completion records are keyed by the root's id behind this prefix, which no resource id
+# (an integer) nor stack or snapshot id (a UUID) starts with.
+RECORD_PREFIX = "-"
