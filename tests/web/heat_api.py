@@ -40,10 +40,12 @@ def heat_conf_text(max_json_body_size: int, debug: bool) -> str:
     )
 
 
-def replay(directory: Path, requests: list[dict[str, Any]], *, debug: bool) -> list[dict[str, Any]]:
+def replay(
+    directory: Path, requests: list[dict[str, Any]], *, debug: bool, extra_conf: str = ""
+) -> list[dict[str, Any]]:
     conf_path = directory / "heat-oracle.conf"
     oracle.ensure()
-    conf_path.write_text(heat_conf_text(MAX_JSON_BODY_SIZE, debug))
+    conf_path.write_text(heat_conf_text(MAX_JSON_BODY_SIZE, debug) + extra_conf)
     requests_path = directory / "requests.json"
     requests_path.write_text(json.dumps(requests))
     answers_path = directory / "answers.json"
@@ -52,3 +54,30 @@ def replay(directory: Path, requests: list[dict[str, Any]], *, debug: bool) -> l
 
 
 MAX_JSON_BODY_SIZE = 4096
+
+
+# Heat's noauth callers hold only the admin role, which the new defaults refuse everywhere;
+# the old ones let the requests reach the code under comparison.
+OLD_POLICY_DEFAULTS = "[oslo_policy]\nenforce_new_defaults = false\nenforce_scope = false\n"
+COMPARED_HEADERS = ("content-type", "content-length", "allow", "location")
+# (test id, method, path, headers, body)
+Case = tuple[str, str, str, dict[str, str], str | None]
+
+
+def replay_cases(directory: Path, cases: list[Case]) -> list[dict[str, Any]]:
+    """Heat's answers to ``cases`` (under its old policy defaults), in their order."""
+    requests = [
+        {"method": method, "path": path, "headers": headers, "body": data}
+        for _, method, path, headers, data in cases
+    ]
+    return replay(directory, requests, debug=False, extra_conf=OLD_POLICY_DEFAULTS)
+
+
+def comparable(status: int, headers: dict[str, str], text: str) -> dict[str, Any]:
+    """What of an answer is compared: the status, the headers named above, the body."""
+    lowered = {name.lower(): value for name, value in headers.items()}
+    return {
+        "status": status,
+        "headers": {name: lowered.get(name) for name in COMPARED_HEADERS},
+        "body": text,
+    }

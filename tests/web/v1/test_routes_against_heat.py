@@ -9,13 +9,11 @@ refuse; Heat runs with the old defaults so that its views are reached.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
-from tests import oracle
 from tests.web import heat_api
 
 pytestmark = pytest.mark.oracle
@@ -138,37 +136,10 @@ CASES: list[tuple[str, str, str, dict[str, str], str | None]] = [
     ("services delete", "DELETE", "/v1/admin/services", {"Accept": "application/json"}, None),
 ]
 
-COMPARED_HEADERS = ("content-type", "content-length", "allow", "location")
-OLD_POLICY_DEFAULTS = "[oslo_policy]\nenforce_new_defaults = false\nenforce_scope = false\n"
-
 
 @pytest.fixture(scope="module")
 def heat_answers(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
-    directory: Path = tmp_path_factory.mktemp("heat-api-routes")
-    oracle.ensure()
-    conf_path = directory / "heat.conf"
-    conf_path.write_text(
-        heat_api.heat_conf_text(heat_api.MAX_JSON_BODY_SIZE, False) + OLD_POLICY_DEFAULTS
-    )
-    requests = [
-        {"method": method, "path": path, "headers": headers, "body": data}
-        for _, method, path, headers, data in CASES
-    ]
-    requests_path = directory / "requests.json"
-    requests_path.write_text(json.dumps(requests))
-    answers_path = directory / "answers.json"
-    oracle.run(heat_api.REPLAY, str(conf_path), str(requests_path), str(answers_path))
-    answers: list[dict[str, Any]] = json.loads(answers_path.read_text())
-    return answers
-
-
-def comparable(status: int, headers: dict[str, str], text: str) -> dict[str, Any]:
-    lowered = {name.lower(): value for name, value in headers.items()}
-    return {
-        "status": status,
-        "headers": {name: lowered.get(name) for name in COMPARED_HEADERS},
-        "body": text,
-    }
+    return heat_api.replay_cases(tmp_path_factory.mktemp("heat-api-routes"), CASES)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case[0] for case in CASES])
@@ -183,6 +154,6 @@ def test_answer_is_heats(
         path, method=method, headers=headers, data=data.encode() if data is not None else None
     )
 
-    assert comparable(ours.status_code, dict(ours.headers), ours.get_data(as_text=True)) == (
-        comparable(heat["status"], heat["headers"], heat["body"])
-    )
+    assert heat_api.comparable(
+        ours.status_code, dict(ours.headers), ours.get_data(as_text=True)
+    ) == heat_api.comparable(heat["status"], heat["headers"], heat["body"])
