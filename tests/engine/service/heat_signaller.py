@@ -57,7 +57,11 @@ def main():
                 )
             )
         )
-        # A signal handled in a thread of its own is waited for before the next.
+        # A signal handled in a thread of its own is waited for before the next: joined
+        # first, since stopping the group may drop a thread that has not run yet.
+        group = engine.thread_group_mgr.groups.get(request["identity"]["stack_id"])
+        for thread in list(group.threads) if group is not None else []:
+            thread.join()
         engine.thread_group_mgr.stop(request["identity"]["stack_id"], graceful=True)
     print(json.dumps(answers, default=str))
 
