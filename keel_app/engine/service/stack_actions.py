@@ -28,6 +28,23 @@ from keel_app.models.database import Database
 LOG = logging.getLogger(__name__)
 
 
+def _action_unless_done(
+    context: Any,
+    settings: EngineSettings,
+    database: Database,
+    dispatcher: Any,
+    stack_identity: Mapping[str, Any],
+    action: str,
+    done: str,
+) -> None:
+    """Run ``action`` over the stack, unless its last one was ``action`` and completed."""
+    stack = load_stack(context, settings, database, stack_identity)
+    if stack.state == (action, stack.COMPLETE):
+        LOG.info("%s is already %s", stack, done)
+        return
+    converge_stored_stack(stack, None, action, dispatcher)
+
+
 def stack_suspend(
     context: Any,
     settings: EngineSettings,
@@ -36,11 +53,9 @@ def stack_suspend(
     *,
     stack_identity: Mapping[str, Any],
 ) -> None:
-    stack = load_stack(context, settings, database, stack_identity)
-    if stack.state == (stack.SUSPEND, stack.COMPLETE):
-        LOG.info("%s is already suspended", stack)
-        return
-    converge_stored_stack(stack, None, stack.SUSPEND, dispatcher)
+    _action_unless_done(
+        context, settings, database, dispatcher, stack_identity, "SUSPEND", "suspended"
+    )
 
 
 def stack_resume(
@@ -51,11 +66,9 @@ def stack_resume(
     *,
     stack_identity: Mapping[str, Any],
 ) -> None:
-    stack = load_stack(context, settings, database, stack_identity)
-    if stack.state == (stack.RESUME, stack.COMPLETE):
-        LOG.info("%s is already resumed", stack)
-        return
-    converge_stored_stack(stack, None, stack.RESUME, dispatcher)
+    _action_unless_done(
+        context, settings, database, dispatcher, stack_identity, "RESUME", "resumed"
+    )
 
 
 def stack_check(
