@@ -12,7 +12,10 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from keel_app.clients.heat_endpoints import HeatEndpointSettings
+from keel_app.clients.heat_endpoints import from_conf as heat_endpoint_settings
 from keel_app.clients.keystone import from_conf as keystone_settings
+from keel_app.clients.stack_domain_users import from_conf as stack_domain_settings
 from keel_app.engine.template import TemplateLimits
 
 
@@ -40,6 +43,11 @@ class EngineSettings:
     # How to reach Keystone (``keel_app.clients.keystone.KeystoneSettings``); None when
     # heat.conf has no [trustee] plugin, as in the embedded default.
     keystone: Any = None
+    # The stack-user domain (``keel_app.clients.stack_domain_users.StackDomainSettings``);
+    # None without Keystone, and then no resource gets a user of its own.
+    stack_domain: Any = None
+    # Where Heat's own APIs are, for the URLs handed to servers.
+    heat_endpoints: HeatEndpointSettings = field(default_factory=HeatEndpointSettings)
     host: str = field(default_factory=socket.gethostname)
     # Each engine process has its own id, written into the locks it takes.
     engine_id: str = field(default_factory=lambda: str(uuid.uuid4()))
@@ -78,6 +86,8 @@ def from_conf(conf: Any, engine_id: str | None = None) -> EngineSettings:
         "host": conf.host,
         "heat_revision": conf.revision.heat_revision,
         "keystone": keystone_settings(conf),
+        "stack_domain": stack_domain_settings(conf),
+        "heat_endpoints": heat_endpoint_settings(conf),
     }
     if engine_id is not None:
         values["engine_id"] = engine_id

@@ -33,6 +33,14 @@ def test_defaults_are_heats() -> None:
         "enable_stack_adopt": False,
         "heat_revision": "unknown",
         "keystone": None,
+        "stack_domain": None,
+        "heat_endpoints": {
+            "url": None,
+            "endpoint_type": "publicURL",
+            "insecure": False,
+            "region_name_for_services": None,
+            "waitcondition_server_url": None,
+        },
         "host": "engine-1",
         "engine_id": "e-1",
     }
@@ -63,6 +71,46 @@ def test_from_conf_reads_heat_conf(tmp_path) -> None:
         settings.max_software_configs_per_tenant,
         settings.max_software_deployments_per_tenant,
     ) == (3, ("a", "b"), "engine-7", 10, 60, "fixed", "r42", True, 4, 5)
+
+
+def test_from_conf_reads_where_heats_apis_are_and_the_stack_user_domain(tmp_path) -> None:
+    heat_conf = tmp_path / "heat.conf"
+    heat_conf.write_text(
+        "[DEFAULT]\nstack_user_domain_name = heat\nstack_domain_admin = domain-admin\n"
+        "stack_domain_admin_password = secret\nheat_stack_user_role = signaller\n"
+        "region_name_for_services = R2\n"
+        "heat_waitcondition_server_url = http://cfn.example:8000/v1/waitcondition\n"
+        "[clients]\ninsecure = true\n"
+        "[clients_heat]\nurl = http://heat.example:8004/v1/%(tenant_id)s\n"
+        "endpoint_type = internal\n"
+    )
+
+    settings = from_conf(config.load(["--config-file", str(heat_conf)]))
+
+    assert dataclasses.asdict(settings.heat_endpoints) == {
+        "url": "http://heat.example:8004/v1/%(tenant_id)s",
+        "endpoint_type": "internal",
+        "insecure": True,
+        "region_name_for_services": "R2",
+        "waitcondition_server_url": "http://cfn.example:8000/v1/waitcondition",
+    }
+    assert dataclasses.asdict(settings.stack_domain) == {
+        "domain_id": None,
+        "domain_name": "heat",
+        "admin_user": "domain-admin",
+        "admin_password": "secret",
+        "stack_user_role": "signaller",
+    }
+
+
+def test_noauth_has_no_stack_user_domain(tmp_path) -> None:
+    heat_conf = tmp_path / "heat.conf"
+    heat_conf.write_text(
+        "[DEFAULT]\nstack_user_domain_name = heat\nstack_domain_admin = domain-admin\n"
+        "stack_domain_admin_password = secret\n[paste_deploy]\nflavor = noauth\n"
+    )
+
+    assert from_conf(config.load(["--config-file", str(heat_conf)])).stack_domain is None
 
 
 def test_template_limits_follow_the_settings() -> None:
