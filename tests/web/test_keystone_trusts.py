@@ -23,7 +23,7 @@ from keel_app.rpc.client import EngineClient
 from keel_app.rpc.local import LocalTransport
 from keel_app.web import create_app
 from tests import databases
-from tests.keystone import ALICE, Keystone
+from tests.keystone import ADMIN, ALICE, Keystone
 from tests.models.api.factories import migrated_database
 
 NONE_TEMPLATE: dict[str, Any] = {
@@ -125,3 +125,113 @@ def test_a_stack_keeps_a_trust_of_its_owner_until_it_is_deleted(
         stack = session.get(Stack, stack_id)
         assert stack is not None
         assert (stack.action, stack.status, stack.user_creds_id) == ("DELETE", "COMPLETE", None)
+
+
+def stack_trustor(database: Database, stack_id: str) -> tuple[Any, Any]:
+    with database.transaction() as session:
+        stack = session.get(Stack, stack_id)
+        assert stack is not None and stack.user_creds_id is not None
+        creds = session.get(UserCreds, stack.user_creds_id)
+        assert creds is not None
+        return creds.trustor_user_id, creds.tenant_id
+
+
+def test_another_user_updating_the_stack_takes_its_trust_over(
+    app: flask.Flask,
+    keystone_service: Keystone,
+    database: Database,
+    run_engine: Callable[[], Any],
+) -> None:
+    client: FlaskClient = app.test_client()
+    alice_token, admin_token = keystone_service.token(ALICE), keystone_service.token(ADMIN)
+    alice_id, admin_id = keystone_service.user_ids["alice"], keystone_service.user_ids["admin"]
+    project_a = keystone_service.project_id(ALICE)
+    alice_trusts_before = trust_ids_of(keystone_service, alice_token, alice_id)
+    created = client.post(
+        f"/v1/{project_a}/stacks",
+        headers={"X-Auth-Token": alice_token},
+        json={"stack_name": "handed-over", "template": NONE_TEMPLATE},
+    )
+    run_engine()
+    stack_id = created.get_json()["stack"]["id"]
+    [alices_trust] = [
+        trust_id
+        for trust_id in trust_ids_of(keystone_service, alice_token, alice_id)
+        if trust_id not in alice_trusts_before
+    ]
+
+    updated = client.patch(
+        f"/v1/{project_a}/stacks/handed-over/{stack_id}",
+        headers={"X-Auth-Token": admin_token},
+        json={"parameters": {}},
+    )
+    run_engine()
+
+    assert updated.status_code == 202
+    assert stack_trustor(database, stack_id) == (admin_id, keystone_service.project_id(ADMIN))
+    # The creator's trust is gone from Keystone; one row of credentials is left.
+    assert alices_trust not in trust_ids_of(keystone_service, alice_token, alice_id)
+    assert len(stored_creds(database)) == 1
+    with database.transaction() as session:
+        stack = session.get(Stack, stack_id)
+        assert stack is not None
+        assert (stack.action, stack.status) == ("UPDATE", "COMPLETE")
+
+
+def test_the_owner_updating_keeps_the_same_trust(
+    app: flask.Flask,
+    keystone_service: Keystone,
+    database: Database,
+    run_engine: Callable[[], Any],
+) -> None:
+    client: FlaskClient = app.test_client()
+    token = keystone_service.token(ALICE)
+    project_a = keystone_service.project_id(ALICE)
+    created = client.post(
+        f"/v1/{project_a}/stacks",
+        headers={"X-Auth-Token": token},
+        json={"stack_name": "kept", "template": NONE_TEMPLATE},
+    )
+    run_engine()
+    stack_id = created.get_json()["stack"]["id"]
+    before = stored_creds(database)
+
+    client.patch(
+        f"/v1/{project_a}/stacks/kept/{stack_id}",
+        headers={"X-Auth-Token": token},
+        json={"parameters": {}},
+    )
+    run_engine()
+
+    assert stored_creds(database) == before
+
+
+def test_an_admin_deleting_the_stack_leaves_no_trust_of_either_user(
+    app: flask.Flask,
+    keystone_service: Keystone,
+    database: Database,
+    run_engine: Callable[[], Any],
+) -> None:
+    client: FlaskClient = app.test_client()
+    alice_token, admin_token = keystone_service.token(ALICE), keystone_service.token(ADMIN)
+    alice_id, admin_id = keystone_service.user_ids["alice"], keystone_service.user_ids["admin"]
+    project_a = keystone_service.project_id(ALICE)
+    admin_trusts_before = trust_ids_of(keystone_service, admin_token, admin_id)
+    alice_trusts_before = trust_ids_of(keystone_service, alice_token, alice_id)
+    created = client.post(
+        f"/v1/{project_a}/stacks",
+        headers={"X-Auth-Token": alice_token},
+        json={"stack_name": "removed", "template": NONE_TEMPLATE},
+    )
+    run_engine()
+    stack_id = created.get_json()["stack"]["id"]
+
+    deleted = client.delete(
+        f"/v1/{project_a}/stacks/removed/{stack_id}", headers={"X-Auth-Token": admin_token}
+    )
+    run_engine()
+
+    assert deleted.status_code == 204
+    assert trust_ids_of(keystone_service, alice_token, alice_id) == alice_trusts_before
+    assert trust_ids_of(keystone_service, admin_token, admin_id) == admin_trusts_before
+    assert stored_creds(database) == []

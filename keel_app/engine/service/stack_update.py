@@ -18,7 +18,7 @@ from keel_app.common import exception
 from keel_app.engine.environment import Environment, merge_environments
 from keel_app.engine.environment import format as env_format
 from keel_app.engine.service.arguments import extract_args
-from keel_app.engine.service.stacks import converge_stored_stack, load_stack
+from keel_app.engine.service.stacks import converge_stored_stack, load_stack, renew_trust
 from keel_app.engine.settings import EngineSettings
 from keel_app.engine.stack import Stack
 from keel_app.engine.stack.template_store import load_template
@@ -182,5 +182,6 @@ def update_stack(
         environment_files,
         template_id,
     )
+    renew_trust(current)
     converge_stored_stack(current, tmpl, current.UPDATE, dispatcher, new_stack=updated)
     return dict(current.identifier())

@@ -17,6 +17,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from keel_app.clients import trust_renewal
 from keel_app.common import exception
 from keel_app.common.identifier import HeatIdentifier
 from keel_app.engine import api_format
@@ -108,8 +109,10 @@ def get_stack_row(
 ) -> StackRow:
     """The row an identifier names, checked as Heat's ``_get_stack`` checks it."""
     identity = HeatIdentifier(**stack_identity)
-    admin = _Admin()
-    row = stack_rows.get_stack(database, admin, identity.stack_id, show_deleted=show_deleted)
+    # Read in the caller's own scope: a stack of another project is not found at all,
+    # whatever project the identifier names.
+    deleted_ok = show_deleted or bool(getattr(context, "show_deleted", False))
+    row = stack_rows.get_stack(database, context, identity.stack_id, show_deleted=deleted_ok)
     if row is None:
         raise exception.EntityNotFound(entity="Stack", name=identity.stack_name)
     if not context.is_admin and context.project_id not in (
@@ -240,7 +243,22 @@ def delete_stack(
     stack = load_stack(context, settings, database, stack_identity)
     if stack.action == stack.DELETE and stack.status == stack.COMPLETE:
         raise exception.EntityNotFound(entity="Stack", name=stack.name)
+    renew_trust(stack)
     start_delete(stack, dispatcher)
+
+
+def renew_trust(stack: Stack) -> None:
+    """A caller other than the trustor takes the stack's trust over (Heat's
+    ``check_refresh_cred`` on update and delete)."""
+    renewed = trust_renewal.renew_for_caller(
+        stack.database,
+        stack.settings.keystone,
+        stack.context,
+        stack.user_creds_id,
+        stack.settings.auth_encryption_key,
+    )
+    if renewed is not None:
+        stack.user_creds_id = renewed
 
 
 def start_delete(stack: Stack, dispatcher: Any, abandon: bool = False) -> None:

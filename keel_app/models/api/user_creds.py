@@ -94,3 +94,14 @@ def delete_user_creds(database: Database, user_creds_id: int) -> None:
             raise exception.NotFound(
                 f"Attempt to delete user creds with id {user_creds_id} that does not exist"
             )
+
+
+def move_stacks(database: Database, from_id: int, to_id: int) -> None:
+    """Point the stacks that name credentials ``from_id`` at ``to_id`` instead."""
+    with database.transaction() as session:
+        session.execute(
+            sa.update(Stack)
+            .where(Stack.user_creds_id == from_id)
+            .values(user_creds_id=to_id)
+            .execution_options(synchronize_session=False)
+        )
