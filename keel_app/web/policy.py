@@ -84,6 +84,13 @@ def policy_values(context: RequestContext) -> dict[str, Any]:
     }
 
 
+def is_admin(context: RequestContext, conf: cfg.ConfigOpts) -> bool:
+    """Heat's ``context_is_admin`` rule, which an operator's policy file may redefine."""
+    # Heat asks while its context is still being made: the rule sees no is_admin yet.
+    values = {**policy_values(context), "is_admin": None}
+    return bool(enforcer(conf).enforce("context_is_admin", {}, values))
+
+
 def enforce(
     context: RequestContext,
     scope: str,

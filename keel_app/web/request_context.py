@@ -12,6 +12,7 @@ from typing import Any
 import flask
 
 from keel_app.common.context import RequestContext
+from keel_app.web import policy
 from keel_app.web.auth_noauth import TOKEN_INFO_KEY
 from keel_app.web.request_id import GLOBAL_REQUEST_ID_KEY, REQUEST_ID_KEY
 
@@ -65,7 +66,11 @@ def current() -> RequestContext:
 
 
 def install(app: flask.Flask) -> None:
+    conf = app.config["HEAT_CONF"]
+
     def build_context() -> None:
-        flask.g.context = context_from_environ(flask.request.environ)
+        context = context_from_environ(flask.request.environ)
+        context.is_admin = policy.is_admin(context, conf)
+        flask.g.context = context
 
     app.before_request(build_context)

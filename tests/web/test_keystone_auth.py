@@ -151,6 +151,31 @@ def test_another_projects_token_is_forbidden(
     assert response.status_code == 403
 
 
+def test_another_projects_stack_is_not_found_through_ones_own_project(
+    client: FlaskClient, keystone_service: Keystone
+) -> None:
+    project_a, project_b = keystone_service.project_id(ALICE), keystone_service.project_id(BOB)
+    created = client.post(
+        f"/v1/{project_a}/stacks",
+        headers=token_of(keystone_service, ALICE),
+        json={"stack_name": "alices", "template": NONE_TEMPLATE},
+    )
+    stack_id = created.get_json()["stack"]["id"]
+    bob = token_of(keystone_service, BOB)
+
+    # Bob names his own project in the path and Alice's stack by its id.
+    shown = client.get(f"/v1/{project_b}/stacks/alices/{stack_id}", headers=bob)
+    deleted = client.delete(f"/v1/{project_b}/stacks/alices/{stack_id}", headers=bob)
+
+    assert (shown.status_code, shown.get_json()["error"]["type"]) == (404, "EntityNotFound")
+    assert shown.get_json()["error"]["message"] == "The Stack (alices) could not be found."
+    assert deleted.status_code == 404
+    alices_view = client.get(
+        f"/v1/{project_a}/stacks/alices/{stack_id}", headers=token_of(keystone_service, ALICE)
+    )
+    assert alices_view.get_json()["stack"]["stack_status"] != "DELETE_IN_PROGRESS"
+
+
 def test_a_reader_cannot_create_a_stack(client: FlaskClient, keystone_service: Keystone) -> None:
     project_a = keystone_service.project_id(CAROL)
     headers = token_of(keystone_service, CAROL)
