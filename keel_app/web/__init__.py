@@ -17,7 +17,7 @@ from oslo_config import cfg
 from keel_app.common import config as heat_config
 from keel_app.rpc.client import EngineClient
 from keel_app.web import auth_keystone, auth_noauth, faults, request_body, request_context, v1
-from keel_app.web.cors import OptionsAnswer
+from keel_app.web.cors import cors_filter
 from keel_app.web.healthcheck import Healthcheck
 from keel_app.web.json_provider import HeatJSONProvider
 from keel_app.web.request_id import RequestId
@@ -51,7 +51,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> flask.Flask:
     app.register_blueprint(v1.blueprint())
 
     app.wsgi_app = Healthcheck(  # type: ignore[method-assign]
-        OptionsAnswer(RequestId(VersionNegotiation(app.wsgi_app)))
+        cors_filter(RequestId(VersionNegotiation(app.wsgi_app)), conf)
     )
     return app
 

@@ -1,11 +1,12 @@
-"""What heat-api's outermost filter, oslo.middleware's CORS, does to every OPTIONS request.
+"""heat-api's outermost filter: oslo.middleware's CORS, read from heat.conf's ``[cors]``.
 
-The filter lets the request through, and when the answer is not a success it throws it
-away for a bare ``200 OK`` (no body, no type, and so none of the headers set further in,
-the request id among them). An OPTIONS request for an unknown URL, or for ``/`` and
-``/versions``, is therefore answered 200; a route's own OPTIONS answer (204) stays.
-The preflight headers the filter adds for origins listed in ``[cors]`` are not
-produced: OpenKeel reads no ``[cors]`` options.
+Heat mounts the library's filter with defaults of its own for the headers and methods a
+browser may use; OpenKeel mounts the same filter with the same defaults, so an operator's
+``[cors]`` section (``allowed_origin``, ``allow_credentials``, ``max_age``, ...) means what
+it means to Heat. Whatever the origin, an OPTIONS request whose answer is not a success
+is answered a bare ``200 OK`` (no body, no type, no request id), so an OPTIONS request for
+an unknown URL, or for ``/`` and ``/versions``, gets 200; a route's own OPTIONS answer
+(204) stays.
 """
 
 from __future__ import annotations
@@ -13,37 +14,39 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from oslo_config import cfg
+from oslo_middleware import cors
+
 WSGIApplication = Callable[[dict[str, Any], Any], Iterable[bytes]]
 
-BARE_STATUS = "200 OK"
-BARE_HEADERS = [("Content-Length", "0")]
+HEAT_ALLOW_HEADERS = [
+    "X-Auth-Token",
+    "X-Identity-Status",
+    "X-Roles",
+    "X-Service-Catalog",
+    "X-User-Id",
+    "X-Tenant-Id",
+    "X-OpenStack-Request-ID",
+]
+HEAT_EXPOSE_HEADERS = [
+    "X-Auth-Token",
+    "X-Subject-Token",
+    "X-Service-Token",
+    "X-OpenStack-Request-ID",
+]
+HEAT_ALLOW_METHODS = ["GET", "PUT", "POST", "DELETE", "PATCH"]
 
 
-class OptionsAnswer:
-    def __init__(self, application: WSGIApplication) -> None:
-        self.application = application
+def set_heat_defaults() -> None:
+    """Heat's defaults for the ``[cors]`` options (the library keeps them process-wide)."""
+    cors.set_defaults(
+        allow_headers=HEAT_ALLOW_HEADERS,
+        expose_headers=HEAT_EXPOSE_HEADERS,
+        allow_methods=HEAT_ALLOW_METHODS,
+    )
 
-    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-        if environ.get("REQUEST_METHOD") != "OPTIONS":
-            return self.application(environ, start_response)
-        started: list[tuple[str, list[tuple[str, str]]]] = []
-        body: list[bytes] = []
 
-        def capture(status: str, headers: list[tuple[str, str]], *exc_info: Any) -> Any:
-            started.append((status, headers))
-            return body.append
-
-        # The whole answer is read first: its status is known only once it has started.
-        answer = self.application(environ, capture)
-        try:
-            body.extend(answer)
-        finally:
-            close = getattr(answer, "close", None)
-            if close is not None:
-                close()
-        status, headers = started[-1]
-        if 200 <= int(status.split(" ", 1)[0]) < 300:
-            start_response(status, headers)
-            return body
-        start_response(BARE_STATUS, list(BARE_HEADERS))
-        return []
+def cors_filter(application: WSGIApplication, conf: cfg.ConfigOpts) -> WSGIApplication:
+    """``application`` behind the CORS filter configured by ``conf``'s ``[cors]``."""
+    set_heat_defaults()
+    return cors.CORS(application, conf)  # type: ignore[return-value]

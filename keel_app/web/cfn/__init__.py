@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response
 from keel_app.common import config as heat_config
 from keel_app.web import auth_noauth, plain_errors, request_context
 from keel_app.web.cfn import actions, errors, serialization
-from keel_app.web.cors import OptionsAnswer
+from keel_app.web.cors import cors_filter
 from keel_app.web.healthcheck import Healthcheck
 from keel_app.web.request_id import RequestId
 from keel_app.web.v1.util import ENGINE_CLIENT_KEY
@@ -60,7 +60,7 @@ def create_cfn_app(config: Mapping[str, Any] | None = None) -> flask.Flask:
     app.register_error_handler(Exception, answer_unexpected)
 
     app.wsgi_app = Healthcheck(  # type: ignore[method-assign]
-        OptionsAnswer(RequestId(VersionNegotiation(routed)))
+        cors_filter(RequestId(VersionNegotiation(routed)), conf)
     )
     return app
 
