@@ -35,12 +35,19 @@ class CeleryTransport:
         *,
         queue: str = ENGINE_QUEUE,
         timeout: float | None = None,
+        describe: Callable[[dict[str, Any]], str] | None = None,
     ) -> None:
-        """``seal`` turns a request context into the form the task may carry."""
+        """``seal`` turns a request context into the form the task may carry;
+        ``describe`` gives the text task events (and so Flower) show of a call's
+        arguments, instead of all of them."""
         self.app = app
         self.seal = seal
         self.queue = queue
         self.timeout = timeout
+        self.describe = describe
+
+    def _shown(self, message: dict[str, Any]) -> dict[str, Any]:
+        return {} if self.describe is None else {"kwargsrepr": self.describe(message)}
 
     def _message(
         self, context: Any, method: str, arguments: dict[str, Any], version: str
@@ -68,11 +75,13 @@ class CeleryTransport:
         timeout: float | None,
     ) -> Any:
         limit = self._timeout(timeout)
+        message = self._message(context, method, arguments, version)
         result = self.app.send_task(
             ENGINE_CALL_TASK,
-            kwargs=self._message(context, method, arguments, version),
+            kwargs=message,
             queue=self.queue,
             expires=limit,
+            **self._shown(message),
         )
         try:
             # The caller may be a task itself: Heat's engine calls its own API for
@@ -92,9 +101,11 @@ class CeleryTransport:
         return reply.outcome(answer)
 
     def cast(self, context: Any, method: str, arguments: dict[str, Any], version: str) -> None:
+        message = self._message(context, method, arguments, version)
         self.app.send_task(
             ENGINE_CALL_TASK,
-            kwargs=self._message(context, method, arguments, version),
+            kwargs=message,
             queue=self.queue,
             ignore_result=True,
+            **self._shown(message),
         )

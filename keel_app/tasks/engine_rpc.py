@@ -17,7 +17,29 @@ from keel_app.rpc.celery_transport import ENGINE_CALL_TASK, ENGINE_QUEUE, Celery
 from keel_app.rpc.client import EngineClient
 from keel_app.tasks import context_wire
 from keel_app.tasks.app import app
+from keel_app.tasks.dispatcher import shown_arguments
 from keel_app.tasks.runtime import current
+
+# The arguments of a call that task events (and so Flower) show; the rest (templates,
+# parameters, files, adopt data, signal details, configs) may hold a user's secrets and
+# are only named.
+SHOWN_CALL_ARGUMENTS = frozenset(
+    {
+        "stack_identity",
+        "stack_name",
+        "resource_name",
+        "event_id",
+        "snapshot_id",
+        "config_id",
+        "deployment_id",
+        "server_id",
+        "type_name",
+        "nested_depth",
+        "limit",
+        "marker",
+    }
+)
+NOT_SHOWN = "<not shown>"
 
 
 @app.task(name=ENGINE_CALL_TASK, acks_late=False)
@@ -37,9 +59,21 @@ def engine_call(
     )
 
 
+def shown_call(message: dict[str, Any]) -> str:
+    """What task events show of an ``engine_call``: who asks, the method, and only the
+    identifying arguments' values."""
+    arguments = {
+        name: value if name in SHOWN_CALL_ARGUMENTS else NOT_SHOWN
+        for name, value in (message.get("arguments") or {}).items()
+    }
+    return shown_arguments({**message, "arguments": arguments})
+
+
 def engine_client(
     encryption_key: str, *, queue: str = ENGINE_QUEUE, timeout: float | None = None
 ) -> EngineClient:
     """An EngineClient whose calls are ``keel.engine_call`` tasks of this app."""
     seal = functools.partial(context_wire.seal, encryption_key=encryption_key)
-    return EngineClient(CeleryTransport(app, seal, queue=queue, timeout=timeout))
+    return EngineClient(
+        CeleryTransport(app, seal, queue=queue, timeout=timeout, describe=shown_call)
+    )

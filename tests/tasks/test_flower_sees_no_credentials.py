@@ -22,6 +22,7 @@ import pytest
 
 from keel_app.engine.service import stacks as service
 from keel_app.tasks.context_wire import SEALED_KEY
+from keel_app.tasks.engine_rpc import engine_client
 
 TOKEN = "token-of-alice"
 PASSWORD = "password-of-alice"
@@ -110,3 +111,41 @@ def test_flower_lists_the_steps_with_sealed_credentials_only(
     assert PASSWORD not in shown
     assert all(SEALED_KEY in task["kwargs"] for task in steps)
     assert all("'project_id': 'project-a'" in task["kwargs"] for task in steps)
+
+
+HIDDEN_VALUE = "database-password-of-alice"
+
+
+@pytest.mark.parametrize("fleet_database_url", ["mysql"], indirect=True)
+def test_flower_shows_an_engine_calls_method_but_not_its_secrets(
+    flower, workers, api_settings, context
+) -> None:
+    workers.start(1)
+    client = engine_client(api_settings.auth_encryption_key, timeout=60)
+    client.create_stack(
+        context,
+        "guarded",
+        {
+            "heat_template_version": "2015-04-30",
+            "parameters": {"db_password": {"type": "string", "hidden": True}},
+            "resources": {"a": {"type": "OS::Heat::None"}},
+        },
+        {"parameters": {"db_password": HIDDEN_VALUE}},
+        {},
+        {},
+    )
+    deadline = time.monotonic() + 60
+    while True:
+        tasks = _get(f"{flower}/api/tasks")
+        calls = [task for task in tasks.values() if task.get("name") == "keel.engine_call"]
+        if any(task.get("state") == "SUCCESS" for task in calls):
+            break
+        assert time.monotonic() < deadline, f"Flower saw {tasks}"
+        time.sleep(0.3)
+
+    [call] = calls
+    assert HIDDEN_VALUE not in json.dumps(tasks)
+    assert TOKEN not in json.dumps(tasks)
+    assert "'method': 'create_stack'" in call["kwargs"]
+    assert "'stack_name': 'guarded'" in call["kwargs"]
+    assert "'params': '<not shown>'" in call["kwargs"]
