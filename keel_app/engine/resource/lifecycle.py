@@ -15,11 +15,12 @@ What the ``stack`` must offer beyond validation's needs: ``id``, ``name``,
 from __future__ import annotations
 
 import base64
+import contextlib
 import datetime
 import logging
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import sqlalchemy as sa
@@ -60,6 +61,20 @@ def short_id(source_uuid: str | uuid.UUID) -> str:
     return base64.b32encode(data)[:12].decode("ascii").lower()
 
 
+def _both(
+    first: Callable[[Any], Any] | None, second: Callable[[Any], Any] | None
+) -> Callable[[Any], Any] | None:
+    """One writer running ``first`` then ``second`` in the same transaction."""
+    if first is None or second is None:
+        return first or second
+
+    def write(session: Any) -> None:
+        first(session)
+        second(session)
+
+    return write
+
+
 def reduce_physical_resource_name(name: str, limit: int) -> str:
     if len(name) <= limit:
         return name
@@ -93,6 +108,11 @@ class LifeCycle(Signalling):
     poll_delay: float | None = None
     # Set for the steps of an abandon: deleting then leaves the resource alive.
     abandon_in_progress: bool = False
+    # While a handler runs (``start_action``), its physical id and resource_data writes
+    # are held, to commit with the write that follows: see ``_hold_handler_writes``.
+    _holding_writes: bool = False
+    _held_physical_id: bool = False
+    _held_data: dict[str, tuple[Any, bool]] | None = None
 
     # Loading
 
@@ -180,6 +200,10 @@ class LifeCycle(Signalling):
 
     def resource_id_set(self, physical_id: Any) -> None:
         self.resource_id = physical_id
+        if self.id is not None and self._holding_writes:
+            # The row's next store writes it (its values carry the physical id).
+            self._held_physical_id = True
+            return
         if self.id is not None:
             # Not a locked write: the atomic key stays where the lock protocol left it.
             with self._database.transaction() as session:
@@ -202,17 +226,69 @@ class LifeCycle(Signalling):
             self._data = {}
             if self.id is not None:
                 self._data = resource_data.get_all(self._database, self.id, self._encryption_key)
+        if self._held_data:
+            return {**self._data, **{key: value for key, (value, _) in self._held_data.items()}}
         return self._data
 
     def data_set(self, key: str, value: Any, redact: bool = False) -> None:
         assert self.id is not None
+        if self._holding_writes:
+            if self._held_data is None:
+                self._held_data = {}
+            self._held_data[key] = (value, redact)
+            return
         resource_data.set_value(self._database, self.id, key, value, redact, self._encryption_key)
         self._data = None
 
     def data_delete(self, key: str) -> bool:
         assert self.id is not None
+        # A held write of the key must not land after its deletion.
+        self._write_held(self._take_held_writes())
         self._data = None
         return resource_data.delete_value(self._database, self.id, key)
+
+    # Writes held while a handler runs
+
+    def _take_held_writes(self) -> tuple[bool, dict[str, tuple[Any, bool]]]:
+        """The held writes (physical id held, resource_data values), no longer held."""
+        held = (self._held_physical_id, self._held_data or {})
+        self._held_physical_id, self._held_data = False, None
+        return held
+
+    def _held_writer(
+        self, held: tuple[bool, dict[str, tuple[Any, bool]]]
+    ) -> Callable[[Any], None] | None:
+        """What writes the held resource_data values into a transaction of the caller's."""
+        _, values = held
+        if not values:
+            return None
+        resource_id, key = self.id, self._encryption_key
+        assert resource_id is not None
+
+        def write(session: Any) -> None:
+            for name, (value, redact) in values.items():
+                resource_data.write_value(session, resource_id, name, value, redact, key)
+
+        self._data = None
+        return write
+
+    def _write_held(self, held: tuple[bool, dict[str, tuple[Any, bool]]]) -> None:
+        """Commit held writes on their own (no state change is there to carry them)."""
+        physical_id_held, values = held
+        if not physical_id_held and not values:
+            return
+        writer = self._held_writer(held)
+        with self._database.transaction() as session:
+            if physical_id_held:
+                # Not a locked write, as ``resource_id_set``'s own is not.
+                session.execute(
+                    sa.update(ResourceRow)
+                    .where(ResourceRow.id == self.id)
+                    .values(physical_resource_id=self.resource_id)
+                    .execution_options(synchronize_session=False)
+                )
+            if writer is not None:
+                writer(session)
 
     # Attributes
 
@@ -350,6 +426,9 @@ class LifeCycle(Signalling):
         ``also`` writes more rows (a state change's event) in the same transaction.
         """
         values = self._row_values()
+        # Held writes of a handler commit with this store (the physical id is in ``values``).
+        held = self._take_held_writes()
+        also = _both(self._held_writer(held), also)
         if set_metadata:
             metadata = self.t.metadata()  # type: ignore[attr-defined]
             values["rsrc_metadata"] = metadata
@@ -372,10 +451,14 @@ class LifeCycle(Signalling):
                 if also is not None:
                     also(session)
             return
-        self._store_with_lock(values, lock, also)
+        self._store_with_lock(values, lock, also, held)
 
     def _store_with_lock(
-        self, values: dict[str, Any], lock: int, also: Callable[[Any], Any] | None = None
+        self,
+        values: dict[str, Any],
+        lock: int,
+        also: Callable[[Any], Any] | None = None,
+        held: tuple[bool, dict[str, tuple[Any, bool]]] = (False, {}),
     ) -> None:
         assert self.id is not None
         if lock == LOCK_ACQUIRE:
@@ -390,6 +473,8 @@ class LifeCycle(Signalling):
             self._database, self.id, values, self._atomic_key, expected_engine_id, also
         ):
             LOG.info("Resource %s is locked or does not exist", self)
+            # What the handler wrote is kept all the same, as its own writes would have been.
+            self._write_held(held)
             raise exception.UpdateInProgress(resource_name=self.name)  # type: ignore[attr-defined]
         self._atomic_key = resources.next_atomic_key(self._atomic_key)
 
@@ -555,10 +640,30 @@ class LifeCycle(Signalling):
             handler, arguments = getattr(self, "handle_snapshot_delete", None), (initial_state,)
         if action == "ADOPT":
             arguments = (self.adopt_resource_data(),)
+        with self._hold_handler_writes(action):
+            try:
+                return handler(*arguments) if callable(handler) else None
+            except Exception as error:
+                raise self._fail(action, error) from error
+
+    @contextlib.contextmanager
+    def _hold_handler_writes(self, action: str) -> Iterator[None]:
+        """Hold the handler's ``resource_id_set`` and ``data_set`` writes, to commit them in
+        one transaction when it returns instead of one each.
+
+        When the action has no ``check_<action>_complete``, the step records COMPLETE right
+        after the handler with nothing called in between, so the held writes wait for that
+        state change (or the FAILED of a handler that raised) and commit with it. A
+        resource that will be polled has them committed as soon as its handler returns:
+        what it made must be on record before the step waits on it.
+        """
+        self._holding_writes = True
         try:
-            return handler(*arguments) if callable(handler) else None
-        except Exception as error:
-            raise self._fail(action, error) from error
+            yield
+        finally:
+            self._holding_writes = False
+        if callable(getattr(self, f"check_{action.lower()}_complete", None)):
+            self._write_held(self._take_held_writes())
 
     def adopt_resource_data(self) -> Any:
         """What the stack's adopt data holds of this resource (None when nothing)."""

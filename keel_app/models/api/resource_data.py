@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 import sqlalchemy as sa
+from sqlalchemy.orm import Session
 
 from keel_app.common import crypt
 from keel_app.models.database import Database, retry_on_db_error
@@ -45,21 +46,33 @@ def set_value(
     encryption_key: str | None,
 ) -> None:
     """Insert or overwrite one key, as Heat does: redacted values encrypted, others as given."""
+    with database.transaction() as session:
+        write_value(session, resource_id, key, value, redact, encryption_key)
+
+
+def write_value(
+    session: Session,
+    resource_id: int,
+    key: str,
+    value: str | None,
+    redact: bool,
+    encryption_key: str | None,
+) -> None:
+    """``set_value`` inside a transaction of the caller's (a state change it commits with)."""
     method: str | None = ""
     if redact:
         method, value = crypt.encrypt(value, encryption_key)
-    with database.transaction() as session:
-        row = session.scalars(
-            sa.select(ResourceData).where(
-                ResourceData.resource_id == resource_id, ResourceData.key == key
-            )
-        ).first()
-        if row is None:
-            row = ResourceData(key=key, resource_id=resource_id)
-            session.add(row)
-        row.redact = redact
-        row.value = value
-        row.decrypt_method = method
+    row = session.scalars(
+        sa.select(ResourceData).where(
+            ResourceData.resource_id == resource_id, ResourceData.key == key
+        )
+    ).first()
+    if row is None:
+        row = ResourceData(key=key, resource_id=resource_id)
+        session.add(row)
+    row.redact = redact
+    row.value = value
+    row.decrypt_method = method
 
 
 def delete_value(database: Database, resource_id: int, key: str) -> bool:

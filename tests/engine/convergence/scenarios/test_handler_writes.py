@@ -1,0 +1,93 @@
+"""Scenario: what a create handler records commits with the state change that follows it,
+unless the step is going to wait, when it is on record before the wait."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import sqlalchemy as sa
+
+from tests.engine.convergence.harness import Engine
+
+
+@contextmanager
+def transactions(engine: Engine) -> Iterator[list[list[str]]]:
+    """The statements the engine sends, grouped by the transaction they commit in."""
+    committed: list[list[str]] = []
+    current: list[str] = []
+
+    def statement(_connection: Any, _cursor: Any, text: str, *_: Any) -> None:
+        current.append(" ".join(text.split()[:3]))
+
+    def commit(_connection: Any) -> None:
+        committed.append(list(current))
+        current.clear()
+
+    database_engine = engine.database.engine
+    sa.event.listen(database_engine, "before_cursor_execute", statement)
+    sa.event.listen(database_engine, "commit", commit)
+    try:
+        yield committed
+    finally:
+        sa.event.remove(database_engine, "before_cursor_execute", statement)
+        sa.event.remove(database_engine, "commit", commit)
+
+
+def test_a_none_records_its_physical_id_and_data_with_create_complete(engine: Engine) -> None:
+    template = {
+        "heat_template_version": "2015-04-30",
+        "resources": {"n": {"type": "OS::Heat::None"}},
+    }
+    with transactions(engine) as committed:
+        stack_id = engine.create(template)
+
+    [row] = engine.resources(stack_id)
+    assert (row.action, row.status, row.engine_id) == ("CREATE", "COMPLETE", None)
+    assert row.physical_resource_id is not None
+    assert [(data.key, data.value) for data in engine.resource_data(row.id)] == [
+        ("is_placeholder", "True")
+    ]
+    [with_data] = [
+        statements
+        for statements in committed
+        if any(text.startswith("INSERT INTO resource_data") for text in statements)
+    ]
+    # One transaction: the data, the COMPLETE row (physical id in it) and its event.
+    assert "UPDATE resource SET" in with_data
+    assert "INSERT INTO event" in with_data
+    # Still one event a state change, as Heat writes them.
+    assert [event[1:3] for event in engine.events(stack_id) if event[0] == "n"] == [
+        ("CREATE", "IN_PROGRESS"),
+        ("CREATE", "COMPLETE"),
+    ]
+
+
+def test_a_resource_that_waits_has_its_handler_writes_on_record_first(engine: Engine) -> None:
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "slow": {
+                "type": "OS::Heat::TestResource",
+                "properties": {"value": "v", "action_wait_secs": {"create": 5}},
+            }
+        },
+    }
+    with transactions(engine) as committed:
+        stack_id = engine.create(template)
+
+    [row] = engine.resources(stack_id)
+    assert (row.action, row.status) == ("CREATE", "COMPLETE")
+    assert row.physical_resource_id.startswith("demo-slow-")
+    assert [(data.key, data.value) for data in engine.resource_data(row.id)] == [("value", "v")]
+    # The step that started the create was sent again to wait: what its handler wrote
+    # (data and physical id) was committed as the handler returned, in one transaction,
+    # not with the COMPLETE that came seconds later.
+    [with_data] = [
+        statements
+        for statements in committed
+        if any(text.startswith("INSERT INTO resource_data") for text in statements)
+    ]
+    assert "UPDATE resource SET" in with_data
+    assert "INSERT INTO event" not in with_data
