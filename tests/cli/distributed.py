@@ -21,7 +21,14 @@ from pathlib import Path
 
 from keel_app.web.server import free_port
 from tests import databases, fleet
-from tests.keystone import ADMIN, ADMIN_PASSWORD, ALICE, USER_PASSWORD, Keystone
+from tests.keystone import (
+    ADMIN,
+    ADMIN_PASSWORD,
+    ALICE,
+    HEAT_SERVICE_PASSWORD,
+    USER_PASSWORD,
+    Keystone,
+)
 from tests.models.api.factories import migrated_database
 
 HOST = "127.0.0.1"
@@ -32,10 +39,14 @@ def write_conf(
     directory: Path, keystone: Keystone, database_url: str, vhost_url: str, defaults: str
 ) -> Path:
     api_port, cfn_port = free_port(HOST), free_port(HOST)
+    # The catalog's Heat endpoints name other ports: the URLs handed to servers (signal
+    # URLs, wait condition endpoints) are configured, as a deployment outside the
+    # catalog configures them.
     own_defaults = (
         f"auth_encryption_key = {fleet.ENCRYPTION_KEY}\n"
         f"transport_url = rabbit://{vhost_url.partition('://')[2]}\n"
         "periodic_interval = 1\n"
+        f"heat_waitcondition_server_url = http://{HOST}:{cfn_port}/v1/waitcondition\n"
         f"{defaults}"
     )
     text = keystone.heat_conf().replace("[DEFAULT]\n", f"[DEFAULT]\n{own_defaults}", 1)
@@ -43,16 +54,26 @@ def write_conf(
         f"\n[database]\nconnection = {database_url}\n"
         f"[heat_api]\nbind_host = {HOST}\nbind_port = {api_port}\n"
         f"[heat_api_cfn]\nbind_host = {HOST}\nbind_port = {cfn_port}\n"
+        f"[clients_heat]\nurl = http://{HOST}:{api_port}/v1/%(tenant_id)s\n"
+        # The CFN API checks EC2 signatures with Keystone as the service user.
+        f"[ec2authtoken]\nauth_type = password\nauth_url = {keystone.url}\n"
+        f"username = heat\npassword = {HEAT_SERVICE_PASSWORD}\nproject_name = service\n"
+        "user_domain_name = Default\nproject_domain_name = Default\n"
+        f"endpoint_override = {keystone.url}\n"
     )
     path = directory / "heat.conf"
     path.write_text(text)
     return path
 
 
-def api_port(conf_path: Path) -> int:
+def api_port(conf_path: Path, section_name: str = "heat_api") -> int:
     text = conf_path.read_text()
-    section = text[text.index("[heat_api]") :]
+    section = text[text.index(f"[{section_name}]") :]
     return int(section.split("bind_port = ", 1)[1].split("\n", 1)[0])
+
+
+def cfn_port(conf_path: Path) -> int:
+    return api_port(conf_path, "heat_api_cfn")
 
 
 def register_endpoint(keystone: Keystone, url: str) -> str:

@@ -399,10 +399,28 @@ def purge_db(stack: ConvergenceStack) -> None:
                 stack.settings.auth_encryption_key,
             )
             stack.user_creds_id = None
+            if not _delete_stack_domain_project(stack):
+                return
         try:
             stacks.delete_stack(stack.database, ADMIN, stack.id)
         except exception.NotFound:
             LOG.debug("Stack %s already gone", stack.id)
+
+
+def _delete_stack_domain_project(stack: ConvergenceStack) -> bool:
+    """Delete the stack's project of stack users; False (the stack failed) when it stays."""
+    clients = getattr(stack.context, "clients", None)
+    if not stack.stack_user_project_id or clients is None:
+        return True
+    try:
+        clients.client("keystone").delete_stack_domain_project(
+            project_id=stack.stack_user_project_id
+        )
+    except Exception as error:
+        LOG.exception("Error deleting project")
+        stack.state_set(stack.DELETE, stack.FAILED, f"Error deleting project: {error}")
+        return False
+    return True
 
 
 def _delete_template_if_unused(stack: ConvergenceStack, template_id: int) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from keel_app.clients import engine_clients
 from keel_app.common.identifier import HeatIdentifier
 from keel_app.engine import notification
 from keel_app.engine.convergence.bounded_cache import BoundedCache
@@ -107,6 +108,8 @@ class ConvergenceStack:
         template: Template,
         resource_data: Mapping[str, Any] | None = None,
     ) -> None:
+        # Resources reach Keystone (their stack-domain users) through the context.
+        engine_clients.attach(context, settings)
         self.context = context
         self.database = database
         self.settings = settings

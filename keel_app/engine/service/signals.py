@@ -6,7 +6,9 @@ is set. Then the signal is handled. Heat hands a signal with a ``handle_signal``
 thread of its own unless ``sync_call`` asks to wait, so the caller never hears of that
 handler's failure; OpenKeel handles it at once either way and, as Heat's caller would,
 hears of a failure only when it asked to wait. A ``sync_call`` answers the resource's
-metadata after the signal (the CloudFormation wait condition handle's reply).
+metadata after the signal (the CloudFormation wait condition handle's reply). With
+Keystone the signal is handled with the stack's stored context, as in Heat: the caller
+(a stack user of the stack-user project) can reach this stack, not its nested ones.
 
 After a signal that says so (``signal_needs_metadata_updates``) Heat asks the stack's
 other resources to refresh their metadata; no type that needs no cloud does anything
@@ -19,10 +21,12 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from keel_app.clients import keystone_credentials
 from keel_app.common import exception
 from keel_app.engine.resource import Resource
 from keel_app.engine.service.stacks import load_stack
 from keel_app.engine.settings import EngineSettings
+from keel_app.engine.stack.stack import Stack
 from keel_app.engine.stack.template_store import load_template
 from keel_app.models.database import Database
 
@@ -41,6 +45,13 @@ def resource_signal(
     sync_call: bool = False,
 ) -> Any:
     stack = load_stack(context, settings, database, stack_identity)
+    if settings.keystone is not None and stack.user_creds_id is not None:
+        # The signaller (often a stack user, who may see only this stack) is checked;
+        # the signal then acts as the stack's owner, through its stored credentials.
+        owner = keystone_credentials.stored_context(
+            database, settings.keystone, stack.user_creds_id, settings.auth_encryption_key
+        )
+        stack = Stack.load(owner, database, settings, stack_id=stack.id)
     # A handler may start work on a nested stack (a scaling group's resize).
     stack.dispatcher = dispatcher
     resource = _resource_get(stack, resource_name, settings, database)

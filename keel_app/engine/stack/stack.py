@@ -15,7 +15,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from keel_app.clients import keystone_credentials
+from keel_app.clients import engine_clients, keystone_credentials
 from keel_app.common import exception
 from keel_app.engine import notification
 from keel_app.engine.settings import EngineSettings
@@ -74,6 +74,8 @@ class Stack(ValidationStack):
         **options: Any,
     ) -> None:
         options.setdefault("strict_validate", True)
+        # Resources reach Keystone (their stack-domain users) through the context.
+        engine_clients.attach(context, settings)
         super().__init__(context, stack_name, tmpl, **options)
         self.database = database
         self.settings = settings

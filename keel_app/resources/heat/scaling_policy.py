@@ -6,11 +6,13 @@ says how to adjust it: ``change_in_capacity``, ``exact_capacity`` or
 instead of the group's. AWS::AutoScaling::ScalingPolicy is the same with
 CloudFormation's names; its reference is its signed URL.
 
-The URLs to signal with (``alarm_url``, an EC2-signed CFN URL; ``signal_url``, the
-native API's) belong to the policy's stack-domain user, as a wait condition handle's
-credentials do (``stack_user``): without Keystone there is no user, so the policy has no
-``resource_id``, the URLs are None, and it is signalled through the API only. A URL
-made for the user is kept in resource_data (``ec2_signed_url``, ``heat_signal_url``).
+The URLs to signal with (``alarm_url``, an EC2-signed CFN URL that never expires;
+``signal_url``, the native API's, see ``signal_urls``) belong to the policy's
+stack-domain user, as a wait condition handle's credentials do (``stack_user``): without
+Keystone there is no user, so the policy has no ``resource_id``, the URLs are None, and
+it is signalled through the API only. A URL made for the user is also kept in
+resource_data (``ec2_signed_url``, ``heat_signal_url``), which is what an engine without
+Keystone can still hand out.
 """
 
 from __future__ import annotations
@@ -24,12 +26,11 @@ from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import Schema
 from keel_app.engine.resource import AttributeSchema
 from keel_app.engine.resource.siblings import resource_by_refid
-from keel_app.resources.heat import scaling
+from keel_app.resources.heat import scaling, signal_urls
+from keel_app.resources.heat.signal_urls import EC2_SIGNED_URL, HEAT_SIGNAL_URL
 from keel_app.resources.heat.stack_user import StackUser
 
 LOG = logging.getLogger(__name__)
-
-EC2_SIGNED_URL, HEAT_SIGNAL_URL = "ec2_signed_url", "heat_signal_url"
 
 
 class AutoScalingPolicy(StackUser):
@@ -136,8 +137,7 @@ which metric should be scaled and scaling adjustment, set cooldown etc.
         return None
 
     def handle_delete(self) -> Any:
-        self.data_delete(EC2_SIGNED_URL)
-        self.data_delete(HEAT_SIGNAL_URL)
+        signal_urls.delete_urls(self)
         return super().handle_delete()
 
     def handle_signal(self, details: Any = None) -> None:
@@ -172,12 +172,23 @@ which metric should be scaled and scaling adjustment, set cooldown etc.
     def _resolve_attribute(self, name: str) -> Any:
         if self.resource_id is None:
             return None
-        # Only a URL made for the user can be handed out (None until one is).
         if name == self.ALARM_URL:
-            return self.data().get(EC2_SIGNED_URL)
+            return self._alarm_url()
         if name == self.SIGNAL_URL:
-            return self.data().get(HEAT_SIGNAL_URL)
+            if self.keystone() is None:
+                return self.data().get(HEAT_SIGNAL_URL)
+            return str(signal_urls.heat_signal_url(self))
         return None
+
+    def _alarm_url(self) -> str | None:
+        if self.keystone() is None:
+            # Only a URL made for the user can be handed out (None until one is).
+            return self.data().get(EC2_SIGNED_URL)
+        url = signal_urls.ec2_signed_url(self, never_expire=True)
+        if url is not None and self.data().get(EC2_SIGNED_URL) != url:
+            self.data_set(EC2_SIGNED_URL, url)
+        # Heat's quirk: a URL that could not be signed reads "None".
+        return str(url)
 
 
 class AWSScalingPolicy(AutoScalingPolicy):
@@ -243,6 +254,6 @@ class AWSScalingPolicy(AutoScalingPolicy):
 
     def get_reference_id(self) -> str:
         if self.resource_id is not None:
-            # Made for the user's EC2 keypair, as the CloudFormation handle's is.
-            return str(self.data().get(EC2_SIGNED_URL))
+            # Signed for the user's EC2 keypair, as the CloudFormation handle's is.
+            return str(self._alarm_url())
         return str(self.name)

@@ -7,9 +7,9 @@ handle fills in what a signal leaves out (status SUCCESS, reason "Signal <n> rec
 the signal's number as id), the CloudFormation one takes only complete signals.
 OS::Heat::UpdateWaitConditionHandle is replaced, signals and all, on every update.
 
-Credentials to signal with (a token, a signed URL) belong to the handle's stack-domain
-user: without Keystone there is none (``stack_user``), so the handle has no
-``resource_id``, its attributes are None and its reference is its name.
+Credentials to signal with (a token, a signed URL, see ``signal_urls``) belong to the
+handle's stack-domain user: without Keystone there is none (``stack_user``), so the
+handle has no ``resource_id``, its attributes are None and its reference is its name.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ import logging
 from typing import Any
 
 from keel_app.common.exception import ClientNotAvailable, UpdateReplace
-from keel_app.common.identifier import ResourceIdentifier
 from keel_app.engine import constraints
 from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import Schema
 from keel_app.engine.resource import AttributeSchema
+from keel_app.resources.heat import signal_urls
 from keel_app.resources.heat.stack_user import StackUser, generate_openstack_password
 
 LOG = logging.getLogger(__name__)
@@ -69,8 +69,13 @@ class BaseWaitConditionHandle(StackUser):
         for key, client_name in SERVICE_SIGNAL_KEYS.items():
             if data.get(key) and self.keystone() is None:
                 raise ClientNotAvailable(client_name=client_name)
-        self.data_delete("ec2_signed_url")
-        self.data_delete("heat_signal_url")
+        signal_urls.delete_urls(self)
+
+    def _signed_url(self) -> str | None:
+        """The handle's pre-signed CFN URL (cfn-signal PUTs to it), made once."""
+        if self.keystone() is None:
+            return self.data().get(signal_urls.EC2_SIGNED_URL)
+        return signal_urls.stored_ec2_signed_url(self, signal_urls.WAITCONDITION)
 
     def _metadata_format_ok(self, metadata: Any) -> bool:
         if not isinstance(metadata, collections.abc.Mapping):
@@ -222,9 +227,6 @@ The main points of this resource are:
         with_path = endpoint.replace(project_id, self.identifier().url_path())
         return with_path.replace(project_id, self._stack_user_project_id() or "")
 
-    def identifier(self) -> ResourceIdentifier:
-        return ResourceIdentifier(resource_name=self.name, **self.stack.identifier())
-
     def _resolve_attribute(self, name: str) -> Any:
         if not self.resource_id:
             return None
@@ -254,10 +256,32 @@ The main points of this resource are:
         if transport == self.TOKEN_SIGNAL:
             return None
         if transport == self.CFN_SIGNAL:
-            # Signed for the user's EC2 keypair; only a stored one can be handed out here.
-            return {"alarm_url": self.data().get("ec2_signed_url")}
+            return {"alarm_url": self._signed_url()}
+        if transport == self.HEAT_SIGNAL and self.keystone() is not None:
+            details = self._heat_signal_credentials()
+            details["alarm_url"] = signal_urls.heat_signal_url(
+                self, project_id=self._stack_user_project_id()
+            )
+            return details
         client_name = {self.TEMP_URL_SIGNAL: "swift", self.ZAQAR_SIGNAL: "zaqar"}
         raise ClientNotAvailable(client_name=client_name.get(transport, "keystone"))
+
+    def _heat_signal_credentials(self) -> dict[str, Any]:
+        """What a server logs in to Keystone with to signal through the native API."""
+        if self._get_user_id() is None:
+            if self.password is None:
+                self.password = generate_openstack_password()
+            self._create_user()
+        keystone = self.keystone()
+        return {
+            "auth_url": keystone.v3_endpoint,
+            "username": self.physical_resource_name(),
+            "user_id": self._get_user_id(),
+            "password": self.password,
+            "project_id": self._stack_user_project_id(),
+            "domain_id": keystone.stack_domain_id,
+            "region_name": self._heat_plugin()._get_region_name(),
+        }
 
     def get_status(self) -> list[str]:
         # Transports that are polled deliver their signals now.
@@ -299,8 +323,8 @@ WaitCondition will poll it to see if has been written to.
 
     def get_reference_id(self) -> str:
         if self.resource_id:
-            # Made for the user's EC2 keypair when the handle was first referenced.
-            return str(self.data().get("ec2_signed_url"))
+            # Signed for the user's EC2 keypair when the handle is first referenced.
+            return str(self._signed_url())
         return str(self.name)
 
     def metadata_update(self, new_metadata: Any = None) -> None:
