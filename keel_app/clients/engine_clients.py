@@ -13,13 +13,15 @@ from __future__ import annotations
 from typing import Any
 
 from keel_app.clients.heat_endpoints import HeatClientPlugin, HeatEndpointSettings
-from keel_app.clients.keystone import KeystoneSettings
+from keel_app.clients.keystone import KeystoneSettings, user_session
 from keel_app.clients.stack_domain_users import StackDomainClient, StackDomainSettings
+from keel_app.clients.swift_files import SwiftClientPlugin, SwiftSettings
 from keel_app.common.exception import ClientNotAvailable
 
 
 class OpenStackClients:
-    """The clients of one context: Keystone's stack domain and Heat's own URLs."""
+    """The clients of one context: Keystone's stack domain, Heat's own URLs, and Swift
+    for a template's ``files_container``."""
 
     def __init__(
         self,
@@ -27,11 +29,15 @@ class OpenStackClients:
         keystone: KeystoneSettings,
         stack_domain: StackDomainSettings,
         heat: HeatEndpointSettings,
+        swift: SwiftSettings | None = None,
+        max_json_body_size: int = 1048576,
     ) -> None:
         self.context = context
         self.keystone = keystone
         self.stack_domain = stack_domain
         self.heat = heat
+        self.swift = swift or SwiftSettings()
+        self.max_json_body_size = max_json_body_size
         self._made: dict[str, Any] = {}
 
     def client(self, name: str) -> Any:
@@ -47,11 +53,19 @@ class OpenStackClients:
         return self._made["keystone"]
 
     def client_plugin(self, name: str) -> Any:
-        if name != "heat":
+        if name not in ("heat", "swift"):
             raise ClientNotAvailable(client_name=name)
         if "heat" not in self._made:
             self._made["heat"] = HeatClientPlugin(self.context, self.heat, self.keystone)
-        return self._made["heat"]
+        if name == "swift" and "swift" not in self._made:
+            # Swift's endpoint is looked up in the same catalog as Heat's own.
+            self._made["swift"] = SwiftClientPlugin(
+                user_session(self.keystone, self.context),
+                self.swift,
+                self._made["heat"].url_for,
+                self.max_json_body_size,
+            )
+        return self._made[name]
 
 
 def attach(context: Any, settings: Any) -> None:
@@ -62,7 +76,14 @@ def attach(context: Any, settings: Any) -> None:
         return
     if getattr(context, "clients", None) is not None:
         return
-    clients = OpenStackClients(context, keystone, stack_domain, settings.heat_endpoints)
+    clients = OpenStackClients(
+        context,
+        keystone,
+        stack_domain,
+        settings.heat_endpoints,
+        getattr(settings, "swift", None),
+        getattr(settings, "max_json_body_size", 1048576),
+    )
     try:
         context.clients = clients
     except AttributeError:

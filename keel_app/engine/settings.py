@@ -16,6 +16,8 @@ from keel_app.clients.heat_endpoints import HeatEndpointSettings
 from keel_app.clients.heat_endpoints import from_conf as heat_endpoint_settings
 from keel_app.clients.keystone import from_conf as keystone_settings
 from keel_app.clients.stack_domain_users import from_conf as stack_domain_settings
+from keel_app.clients.swift_files import SwiftSettings
+from keel_app.clients.swift_files import from_conf as swift_settings
 from keel_app.engine.template import TemplateLimits
 
 
@@ -48,6 +50,8 @@ class EngineSettings:
     stack_domain: Any = None
     # Where Heat's own APIs are, for the URLs handed to servers.
     heat_endpoints: HeatEndpointSettings = field(default_factory=HeatEndpointSettings)
+    # How Swift is looked up in the caller's catalog, for a ``files_container``.
+    swift: SwiftSettings = field(default_factory=SwiftSettings)
     host: str = field(default_factory=socket.gethostname)
     # Each engine process has its own id, written into the locks it takes.
     engine_id: str = field(default_factory=lambda: str(uuid.uuid4()))
@@ -88,6 +92,7 @@ def from_conf(conf: Any, engine_id: str | None = None) -> EngineSettings:
         "keystone": keystone_settings(conf),
         "stack_domain": stack_domain_settings(conf),
         "heat_endpoints": heat_endpoint_settings(conf),
+        "swift": swift_settings(conf),
     }
     if engine_id is not None:
         values["engine_id"] = engine_id

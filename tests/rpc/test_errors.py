@@ -60,11 +60,9 @@ def test_foreign_tenant_is_invalid_tenant(local_client, context, identity) -> No
 
 def test_argument_not_served_yet_is_not_supported(local_client, context) -> None:
     with pytest.raises(exception.NotSupported) as raised:
-        local_client.create_stack(
-            context, "web", TEMPLATE, ENVIRONMENT, {}, {}, files_container="templates"
-        )
+        local_client._create_stack(context, "web", TEMPLATE, ENVIRONMENT, {}, {}, template_id=7)
 
-    assert str(raised.value) == ("The files_container argument of create_stack is not supported.")
+    assert str(raised.value) == "The template_id argument of create_stack is not supported."
 
 
 def test_stray_argument_is_a_type_error(local_client, context) -> None:

@@ -14,11 +14,8 @@ from keel_app.rpc.contract import HEAT_ENGINE_API
 # Heat's arguments that today's service functions do not take; each is dropped when it
 # is None and refused otherwise.
 UNSERVED = {
-    "create_stack": ("files_container", "template_id"),
-    "preview_stack": ("files_container",),
-    "preview_update_stack": ("files_container",),
-    "update_stack": ("files_container",),
-    "validate_template": ("files_container",),
+    # Heat's own engine sends it only for stacks it stores itself.
+    "create_stack": ("template_id",),
 }
 
 
@@ -42,20 +39,16 @@ def test_unserved_arguments_are_the_known_ones(method: str) -> None:
 
 
 def test_unserved_argument_of_none_is_dropped() -> None:
-    keywords = methods.service_keywords(
-        "validate_template", {"template": {}, "files_container": None}
-    )
+    keywords = methods.service_keywords("create_stack", {"stack_name": "web", "template_id": None})
 
-    assert keywords == {"template": {}}
+    assert keywords == {"stack_name": "web"}
 
 
 def test_unserved_argument_with_a_value_is_refused() -> None:
     with pytest.raises(exception.NotSupported) as raised:
-        methods.service_keywords("validate_template", {"template": {}, "files_container": "c"})
+        methods.service_keywords("create_stack", {"stack_name": "web", "template_id": 7})
 
-    assert str(raised.value) == (
-        "The files_container argument of validate_template is not supported."
-    )
+    assert str(raised.value) == "The template_id argument of create_stack is not supported."
 
 
 def test_a_function_only_keyword_is_not_reachable_from_a_message() -> None:

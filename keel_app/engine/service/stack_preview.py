@@ -15,6 +15,7 @@ from typing import Any
 from keel_app.common import exception
 from keel_app.engine import api_format
 from keel_app.engine.resource import update as update_rules
+from keel_app.engine.service.container_files import with_container_files
 from keel_app.engine.service.resources import format_resource
 from keel_app.engine.service.stack_update import prepare_stack_updates
 from keel_app.engine.service.stacks import load_stack, parse_and_validate_stack
@@ -56,8 +57,10 @@ def preview_stack(
     files: dict[str, Any] | None,
     args: Mapping[str, Any],
     environment_files: list[str] | None = None,
+    files_container: str | None = None,
 ) -> dict[str, Any]:
     """The stack a create would make, validated as create validates it."""
+    files = with_container_files(context, settings, files_container, files)
     stack = parse_and_validate_stack(
         context, settings, database, stack_name, template, params, files, args, environment_files
     )
@@ -184,8 +187,10 @@ def preview_update_stack(
     files: dict[str, Any] | None,
     args: Mapping[str, Any],
     environment_files: list[str] | None = None,
+    files_container: str | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
     """The resources an update would leave, update, replace, add and delete."""
+    files = with_container_files(context, settings, files_container, files)
     current = load_stack(context, settings, database, stack_identity)
     # What the resources read of each other, so their attributes show their values.
     current.resolve_outputs_data()

@@ -18,6 +18,7 @@ from keel_app.common import exception
 from keel_app.engine.environment import Environment, merge_environments
 from keel_app.engine.environment import format as env_format
 from keel_app.engine.service.arguments import extract_args
+from keel_app.engine.service.container_files import with_container_files
 from keel_app.engine.service.stacks import converge_stored_stack, load_stack, renew_trust
 from keel_app.engine.settings import EngineSettings
 from keel_app.engine.stack import Stack
@@ -162,9 +163,12 @@ def update_stack(
     files: dict[str, Any] | None,
     args: Mapping[str, Any],
     environment_files: list[str] | None = None,
+    files_container: str | None = None,
     template_id: int | None = None,
 ) -> dict[str, str]:
     """Start the UPDATE traversal towards the new template; the stack's identifier."""
+    if template_id is None:
+        files = with_container_files(context, settings, files_container, files)
     current = load_stack(context, settings, database, stack_identity)
     if current.action == current.SUSPEND:
         raise exception.NotSupported(feature="Updating a stack when it is suspended")

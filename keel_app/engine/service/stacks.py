@@ -24,6 +24,7 @@ from keel_app.engine import api_format
 from keel_app.engine.environment import Environment, merge_environments
 from keel_app.engine.service import stack_adopt, stack_query
 from keel_app.engine.service.arguments import extract_args
+from keel_app.engine.service.container_files import with_container_files
 from keel_app.engine.settings import EngineSettings
 from keel_app.engine.stack import Stack
 from keel_app.engine.stack.template_store import load_template
@@ -203,6 +204,7 @@ def create_stack(
     files: dict[str, Any] | None,
     args: Mapping[str, Any],
     environment_files: list[str] | None = None,
+    files_container: str | None = None,
     owner_id: str | None = None,
     nested_depth: int = 0,
     user_creds_id: int | None = None,
@@ -210,6 +212,7 @@ def create_stack(
     parent_resource_name: str | None = None,
 ) -> dict[str, str]:
     """Store a new stack and start its CREATE traversal; its identifier."""
+    files = with_container_files(context, settings, files_container, files)
     stack = parse_and_validate_stack(
         context,
         settings,
