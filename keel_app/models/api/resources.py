@@ -7,6 +7,7 @@ changes nothing and learns so from a False return.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -26,11 +27,6 @@ LOG = logging.getLogger(__name__)
 def next_atomic_key(atomic_key: int | None) -> int:
     """The key a successful write leaves: rows that were never locked start at 1."""
     return 1 if atomic_key is None else atomic_key + 1
-
-
-def _equals(column: Any, value: Any) -> sa.ColumnElement[bool]:
-    # NULL never compares equal, so an expected NULL is matched with IS NULL.
-    return column.is_(None) if value is None else column == value
 
 
 def create_resource(database: Database, values: Mapping[str, Any]) -> Resource:
@@ -68,17 +64,45 @@ def _update_resource(
 ) -> bool:
     values = truncate_status_reason(database, values)
     values["atomic_key"] = next_atomic_key(atomic_key)
-    result = session.execute(
-        sa.update(Resource)
-        .where(
-            Resource.id == resource_id,
-            _equals(Resource.engine_id, expected_engine_id),
-            _equals(Resource.atomic_key, atomic_key),
-        )
-        .values(values)
-        .execution_options(synchronize_session=False)
+    statement = _cas_statement(tuple(values), expected_engine_id is None, atomic_key is None)
+    parameters = {f"new_{name}": value for name, value in values.items()}
+    parameters.update(
+        expected_id=resource_id,
+        expected_engine_id=expected_engine_id,
+        expected_atomic_key=atomic_key,
     )
+    # Run as Core on the session's connection: the ORM's bulk update path, and building
+    # and keying a new statement each time, cost more than the round trip itself.
+    result = session.connection().execute(statement, parameters)
     return bool(result.rowcount)
+
+
+@functools.lru_cache(maxsize=256)
+def _cas_statement(names: tuple[str, ...], engine_is_null: bool, key_is_null: bool) -> sa.Update:
+    """The compare-and-swap UPDATE writing the attributes ``names``, built once per form."""
+    table = Resource.__table__
+    columns = sa.inspect(Resource).column_attrs
+
+    def column(name: str) -> Any:
+        return columns[name].columns[0]
+
+    def expected(name: str, is_null: bool) -> sa.ColumnElement[bool]:
+        # NULL never compares equal, so an expected NULL is matched with IS NULL.
+        if is_null:
+            return column(name).is_(None)
+        return column(name) == sa.bindparam(f"expected_{name}", type_=column(name).type)
+
+    return (
+        sa.update(table)
+        .where(
+            column("id") == sa.bindparam("expected_id", type_=column("id").type),
+            expected("engine_id", engine_is_null),
+            expected("atomic_key", key_is_null),
+        )
+        .values(
+            {column(name): sa.bindparam(f"new_{name}", type_=column(name).type) for name in names}
+        )
+    )
 
 
 @retry_on_db_error
