@@ -346,13 +346,16 @@ class Worker:
             if not is_update:
                 return self._cleanup(stack, resource, message, passed_hook)
             if resource.action == resource.INIT:
-                if self._stop_at_hook(
+                # A resource named by external_id is taken over at once, as in Heat.
+                external = resource.external_id is not None
+                if not external and self._stop_at_hook(
                     stack, resource, "CREATE", "pre-create", message, passed_hook
                 ):
                     return False
                 resource.prepare_create(stack.t.id, requires)
                 # An adopt's resources are taken over rather than made (``handle_adopt``).
-                action = resource.ADOPT if stack.adopt_stack_data else resource.CREATE
+                adopting = external or stack.adopt_stack_data
+                action = resource.ADOPT if adopting else resource.CREATE
                 token = resource.start_action(action, self.engine_id)
                 return self._poll(
                     stack,
@@ -553,6 +556,13 @@ class Worker:
 
         before_complete = finish_update if action == resource.UPDATE else None
         if resource.poll_action(action, progress["token"], before_complete):
+            if action == resource.ADOPT and resource.external_id is not None:
+                # What was taken over is checked to exist before anything relies on it.
+                started, token = operations.start(resource, operations.CHECK, self.engine_id)
+                if started:
+                    check = self._progress(stack, operations.CHECK, token)
+                    return self._poll(stack, resource, check, requires, message)
+                return True
             if action == resource.DELETE:
                 self._update_replacement_data(resource)
             if action == resource.SNAPSHOT:

@@ -577,16 +577,19 @@ class LifeCycle(Signalling):
         from keel_app.engine.resource import update
 
         self._calling_engine_id = engine_id
+        after_external_id = after.external_id()
+        if self.external_id != after_external_id:  # type: ignore[attr-defined]
+            # Another resource cannot be swapped in, nor one let go, by an update.
+            feature = f"Update to property external_id of {self.name} ({self.type()})"  # type: ignore[attr-defined]
+            raise exception.ResourceFailure(exception.NotSupported(feature=feature), self, "UPDATE")  # type: ignore[arg-type]
+        if after_external_id is not None:
+            # What lives outside the stack is never updated by it.
+            self._persist_update_no_change(template_id, requires)
+            return False, None
         before = self.frozen_definition()
         after_properties, before_properties = update.prepare_properties(self, after, before)
         if not update.needs_update(self, after, before, after_properties, before_properties):
-            self.current_template_id = template_id
-            self.requires = requires
-            if self.status == "FAILED":  # type: ignore[attr-defined]
-                reason = "Update status to COMPLETE for FAILED resource neither update nor replace."
-                self.state_set(self.action, "COMPLETE", reason, lock=LOCK_RESPECT)  # type: ignore[attr-defined]
-            else:
-                self.store(lock=LOCK_RESPECT)
+            self._persist_update_no_change(template_id, requires)
             return False, None
         self.updated_time = utcnow()
         self.requires = self.requires | requires
@@ -608,6 +611,16 @@ class LifeCycle(Signalling):
         except Exception as error:
             raise self._fail("UPDATE", error) from error
         return True, token
+
+    def _persist_update_no_change(self, template_id: int, requires: set[int]) -> None:
+        """An update that leaves the resource as it is: only its template moves on."""
+        self.current_template_id = template_id
+        self.requires = requires
+        if self.status == "FAILED":  # type: ignore[attr-defined]
+            reason = "Update status to COMPLETE for FAILED resource neither update nor replace."
+            self.state_set(self.action, "COMPLETE", reason, lock=LOCK_RESPECT)  # type: ignore[attr-defined]
+        else:
+            self.store(lock=LOCK_RESPECT)
 
     def finish_update(self, after: Any, template_id: int, requires: set[int]) -> None:
         """What an update leaves once its handler is done: the new definition, stored."""
@@ -666,7 +679,10 @@ class LifeCycle(Signalling):
             self._write_held(self._take_held_writes())
 
     def adopt_resource_data(self) -> Any:
-        """What the stack's adopt data holds of this resource (None when nothing)."""
+        """What the stack's adopt data holds of this resource (None when nothing); for a
+        resource with an ``external_id``, that id."""
+        if self.external_id is not None:  # type: ignore[attr-defined]
+            return {"resource_id": self.external_id}  # type: ignore[attr-defined]
         adopted = getattr(self.stack, "adopt_stack_data", None) or {}  # type: ignore[attr-defined]
         return (adopted.get("resources") or {}).get(self.name)  # type: ignore[attr-defined]
 
