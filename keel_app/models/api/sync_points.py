@@ -86,24 +86,55 @@ def merge_sync_point(
     retrying; ``atomic_key`` still moves on, so an engine that merges by Heat's
     compare-and-swap on the same row sees the change.
     """
+    key = {
+        "key_entity_id": str(entity_id),
+        "key_traversal_id": traversal_id,
+        "key_is_update": is_update,
+    }
     with database.transaction() as session:
-        sync_point = session.scalars(
-            sa.select(SyncPoint)
-            .where(
-                SyncPoint.entity_id == str(entity_id),
-                SyncPoint.traversal_id == traversal_id,
-                SyncPoint.is_update == is_update,
-            )
-            .with_for_update()
-        ).one_or_none()
+        # Core statements built once: merges are a step's most frequent write, and the
+        # ORM's load and flush of the row cost more than the statements themselves.
+        connection = session.connection()
+        sync_point = connection.execute(_MERGE_READ, key).one_or_none()
         if sync_point is None:
             return None
         input_data, extra_data = merge(sync_point.input_data, sync_point.extra_data)
-        sync_point.input_data = input_data
-        if extra_data is not None:
-            sync_point.extra_data = extra_data
-        sync_point.atomic_key = (sync_point.atomic_key or 0) + 1
+        values = {"new_input_data": input_data, "new_atomic_key": (sync_point.atomic_key or 0) + 1}
+        if extra_data is None:
+            connection.execute(_MERGE_WRITE, {**key, **values})
+        else:
+            connection.execute(_MERGE_WRITE_EXTRA, {**key, **values, "new_extra_data": extra_data})
         return input_data, extra_data
+
+
+def _sync_point_key() -> sa.ColumnElement[bool]:
+    table = SyncPoint.__table__.c
+    return sa.and_(
+        table.entity_id == sa.bindparam("key_entity_id"),
+        table.traversal_id == sa.bindparam("key_traversal_id"),
+        table.is_update == sa.bindparam("key_is_update", type_=sa.Boolean()),
+    )
+
+
+def _merge_write(*names: str) -> sa.Update:
+    table = SyncPoint.__table__
+    values = {
+        table.c[name]: sa.bindparam(f"new_{name}", type_=table.c[name].type) for name in names
+    }
+    return sa.update(table).where(_sync_point_key()).values(values)
+
+
+_MERGE_READ = (
+    sa.select(
+        SyncPoint.__table__.c.input_data,
+        SyncPoint.__table__.c.extra_data,
+        SyncPoint.__table__.c.atomic_key,
+    )
+    .where(_sync_point_key())
+    .with_for_update()
+)
+_MERGE_WRITE = _merge_write("input_data", "atomic_key")
+_MERGE_WRITE_EXTRA = _merge_write("input_data", "extra_data", "atomic_key")
 
 
 def delete_sync_points(database: Database, stack_id: str, traversal_id: str) -> int:
