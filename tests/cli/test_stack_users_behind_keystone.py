@@ -208,7 +208,15 @@ def test_an_alarm_posting_to_the_signed_alarm_url_grows_the_group(
     refused.value.close()
     assert refused.value.code == 403
 
+    # Suspending the stack disables the policy's user; resuming enables it again.
     user_id = users[0]["user"]["id"]
+    for action, enabled in (("suspend", False), ("resume", True)):
+        status, body = deployment.call("POST", f"{path}/actions", {action: None})
+        assert status == 200, body
+        done = deployment.wait_for(path, {f"{action.upper()}_COMPLETE", f"{action.upper()}_FAILED"})
+        assert done["stack_status"] == f"{action.upper()}_COMPLETE", done["stack_status_reason"]
+        assert keystone_get(keystone_service, f"/users/{user_id}")[1]["user"]["enabled"] is enabled
+
     status, _ = deployment.call("DELETE", path)
     assert status == 204
     assert deployment.wait_for(path, {"DELETE_COMPLETE"})["stack_status"] == "DELETE_COMPLETE"
