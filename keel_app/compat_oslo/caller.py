@@ -61,10 +61,15 @@ def call(
             if reply.msg_id == request.msg_id:
                 replies.append(reply)
 
+        control = topology.control_exchange(exchange, options)
         with Consumer(channel, queues=[queue], on_message=collect):
+            # Declared first, as oslo's driver does: on a broker where no Heat service ever
+            # ran the exchange is missing, and publishing to it would close the channel
+            # instead of going unanswered.
             Producer(channel, serializer=None).publish(
                 encode_call(request),
-                exchange=topology.control_exchange(exchange, options),
+                exchange=control,
+                declare=[control],
                 routing_key=f"{topic}.{server}",
                 # kombu takes the time to live in seconds and sends it in ms, as oslo.
                 expiration=timeout,
