@@ -41,6 +41,8 @@ def test_defaults_are_heats() -> None:
             "region_name_for_services": None,
             "waitcondition_server_url": None,
         },
+        # Heat's [clients] endpoint_type, which [clients_swift] inherits.
+        "swift": {"endpoint_type": "public"},
         "host": "engine-1",
         "engine_id": "e-1",
     }
