@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
 from keel_app.models import database as database_module
 from keel_app.models.database import Database
+from tests import databases
 
 SERVERS = {
     "mysql": ("SELECT CONNECTION_ID()", "KILL {}"),
@@ -17,13 +19,13 @@ SERVERS = {
 }
 
 
-@pytest.fixture
-def database(empty_database_url: str) -> Iterator[Database]:
-    if sa.make_url(empty_database_url).get_backend_name() not in SERVERS:
-        pytest.skip("a connection killed by the server is a server's matter")
-    database = Database(empty_database_url)
-    yield database
-    database.dispose()
+@pytest.fixture(params=sorted(SERVERS))
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    # Only a server kills connections: SQLite has no part in these tests.
+    with databases.fresh_database(request.param, tmp_path) as url:
+        database = Database(url)
+        yield database
+        database.dispose()
 
 
 def _connection_id(database: Database) -> int:
