@@ -34,6 +34,19 @@ def trust_ids_of(keystone: Keystone, token: str, user_id: str) -> list[str]:
     return [trust["id"] for trust in body["trusts"]]
 
 
+def create_as(
+    client: FlaskClient, token: str, project_id: str, name: str, run_engine: Callable[[], Any]
+) -> Any:
+    """POST a one-resource stack with ``token`` and run the engine: the answer."""
+    created = client.post(
+        f"/v1/{project_id}/stacks",
+        headers={"X-Auth-Token": token},
+        json={"stack_name": name, "template": NONE_TEMPLATE},
+    )
+    run_engine()
+    return created
+
+
 def test_a_stack_keeps_a_trust_of_its_owner_until_it_is_deleted(
     app: flask.Flask,
     keystone_service: Keystone,
@@ -46,12 +59,7 @@ def test_a_stack_keeps_a_trust_of_its_owner_until_it_is_deleted(
     project_a = keystone_service.project_id(ALICE)
     trusts_before = trust_ids_of(keystone_service, token, alice_id)
 
-    created = client.post(
-        f"/v1/{project_a}/stacks",
-        headers={"X-Auth-Token": token},
-        json={"stack_name": "trusted", "template": NONE_TEMPLATE},
-    )
-    run_engine()
+    created = create_as(client, token, project_a, "trusted", run_engine)
     new_trusts = [
         trust_id
         for trust_id in trust_ids_of(keystone_service, token, alice_id)
@@ -101,12 +109,7 @@ def test_another_user_updating_the_stack_takes_its_trust_over(
     alice_id, admin_id = keystone_service.user_ids["alice"], keystone_service.user_ids["admin"]
     project_a = keystone_service.project_id(ALICE)
     alice_trusts_before = trust_ids_of(keystone_service, alice_token, alice_id)
-    created = client.post(
-        f"/v1/{project_a}/stacks",
-        headers={"X-Auth-Token": alice_token},
-        json={"stack_name": "handed-over", "template": NONE_TEMPLATE},
-    )
-    run_engine()
+    created = create_as(client, alice_token, project_a, "handed-over", run_engine)
     stack_id = created.get_json()["stack"]["id"]
     [alices_trust] = [
         trust_id
@@ -141,12 +144,7 @@ def test_the_owner_updating_keeps_the_same_trust(
     client: FlaskClient = app.test_client()
     token = keystone_service.token(ALICE)
     project_a = keystone_service.project_id(ALICE)
-    created = client.post(
-        f"/v1/{project_a}/stacks",
-        headers={"X-Auth-Token": token},
-        json={"stack_name": "kept", "template": NONE_TEMPLATE},
-    )
-    run_engine()
+    created = create_as(client, token, project_a, "kept", run_engine)
     stack_id = created.get_json()["stack"]["id"]
     before = stored_creds(database)
 
@@ -172,12 +170,7 @@ def test_an_admin_deleting_the_stack_leaves_no_trust_of_either_user(
     project_a = keystone_service.project_id(ALICE)
     admin_trusts_before = trust_ids_of(keystone_service, admin_token, admin_id)
     alice_trusts_before = trust_ids_of(keystone_service, alice_token, alice_id)
-    created = client.post(
-        f"/v1/{project_a}/stacks",
-        headers={"X-Auth-Token": alice_token},
-        json={"stack_name": "removed", "template": NONE_TEMPLATE},
-    )
-    run_engine()
+    created = create_as(client, alice_token, project_a, "removed", run_engine)
     stack_id = created.get_json()["stack"]["id"]
 
     deleted = client.delete(
