@@ -79,12 +79,7 @@ def delete_user_creds(database: Database, user_creds_id: int) -> None:
     """Delete stored credentials; the stacks that named them are left with none."""
     with database.transaction() as session:
         # Heat's ORM relationship clears the stacks' reference rather than fail on it.
-        session.execute(
-            sa.update(Stack)
-            .where(Stack.user_creds_id == user_creds_id)
-            .values(user_creds_id=None)
-            .execution_options(synchronize_session=False)
-        )
+        _point_stacks(session, user_creds_id, None)
         result = session.execute(
             sa.delete(UserCreds)
             .where(UserCreds.id == user_creds_id)
@@ -99,9 +94,13 @@ def delete_user_creds(database: Database, user_creds_id: int) -> None:
 def move_stacks(database: Database, from_id: int, to_id: int) -> None:
     """Point the stacks that name credentials ``from_id`` at ``to_id`` instead."""
     with database.transaction() as session:
-        session.execute(
-            sa.update(Stack)
-            .where(Stack.user_creds_id == from_id)
-            .values(user_creds_id=to_id)
-            .execution_options(synchronize_session=False)
-        )
+        _point_stacks(session, from_id, to_id)
+
+
+def _point_stacks(session: Any, from_id: int, to_id: int | None) -> None:
+    session.execute(
+        sa.update(Stack)
+        .where(Stack.user_creds_id == from_id)
+        .values(user_creds_id=to_id)
+        .execution_options(synchronize_session=False)
+    )
