@@ -20,6 +20,7 @@ from sqlalchemy import event, exc
 from sqlalchemy.orm import Session, sessionmaker
 
 from keel_app.common import config
+from keel_app.models.unit_of_work import UnitsOfWork
 
 LOG = logging.getLogger(__name__)
 
@@ -56,6 +57,14 @@ class Database:
         self.retry = retry or RetryPolicy()
         self.engine = _create_engine(self.url, **engine_options)
         self._sessions = sessionmaker(bind=self.engine, expire_on_commit=False)
+        # Units of work read what other engines committed since they began (see
+        # ``unit_of_work``): MariaDB's default REPEATABLE READ would show them a snapshot.
+        self._unit_engine = self.engine
+        if self.is_mysql:
+            self._unit_engine = _create_engine(
+                self.url, isolation_level="READ COMMITTED", **engine_options
+            )
+        self._units = UnitsOfWork(sessionmaker(bind=self._unit_engine, expire_on_commit=False))
 
     @classmethod
     def from_conf(cls, conf: cfg.ConfigOpts) -> Database:
@@ -78,17 +87,53 @@ class Database:
         )
 
     @property
+    def engines(self) -> tuple[sa.Engine, ...]:
+        """Every engine the database's statements go through (units of work may have
+        their own), for listeners that must see them all."""
+        if self._unit_engine is self.engine:
+            return (self.engine,)
+        return (self.engine, self._unit_engine)
+
+    @property
     def is_mysql(self) -> bool:
         return self.url.get_backend_name() == "mysql"
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[Session]:
-        """A session whose work commits on a clean exit and rolls back on an exception."""
+        """A session whose work commits on a clean exit and rolls back on an exception.
+
+        Inside a unit of work of this thread, the unit's session: its work commits with
+        the unit's.
+        """
+        unit = self._units.current()
+        if unit is not None and unit.joined:
+            with self._units.join(unit) as session:
+                yield session
+            return
         with self._sessions() as session, session.begin():
             yield session
 
+    def unit_of_work(self) -> contextlib.AbstractContextManager[Any]:
+        """Join this thread's transactions into one, committed when the block ends
+        (``keel_app.models.unit_of_work``); raises UnitBroken when it was rolled back."""
+        return self._units.unit()
+
+    def in_unit_of_work(self) -> bool:
+        """Whether this thread's transactions are joined into a unit of work now."""
+        return self._units.joined()
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` after the thread's unit of work commits, or now outside one."""
+        self._units.after_commit(callback)
+
+    def checkpoint(self) -> None:
+        """Commit the thread's unit of work so far; later transactions commit alone."""
+        self._units.checkpoint()
+
     def dispose(self) -> None:
         self.engine.dispose()
+        if self._unit_engine is not self.engine:
+            self._unit_engine.dispose()
 
 
 def _create_engine(
@@ -100,9 +145,12 @@ def _create_engine(
     max_overflow: int = 50,
     pool_timeout: int | None = None,
     sqlite_synchronous: bool = True,
+    isolation_level: str | None = None,
 ) -> sa.Engine:
     backend = url.get_backend_name()
     options: dict[str, Any] = {}
+    if isolation_level is not None:
+        options["isolation_level"] = isolation_level
     if backend == "sqlite":
         # Several processes share the file: wait for a writer instead of failing at once.
         options["connect_args"] = {"timeout": 30}
@@ -201,6 +249,9 @@ def retry_on_db_error(
 
     @functools.wraps(function)
     def run(database: Database, *args: P.args, **kwargs: P.kwargs) -> R:
+        if database.in_unit_of_work():
+            # A deadlock ends the whole unit's transaction: its owner runs it again.
+            return function(database, *args, **kwargs)
         waits = database.retry.waits()
         while True:
             try:
