@@ -228,3 +228,41 @@ class LocalQueue(CastingDispatcher):
             self.run_one()
             count += 1
         return count
+
+
+class AfterCommit:
+    """A dispatcher whose sends leave only once the database's unit of work commits.
+
+    A step that runs in one transaction (``Database.unit_of_work``) decides what to send
+    before its commit; a message that left earlier could start a step that does not
+    find the rows it was sent for, or be sent for work that is then rolled back.
+    Outside a unit of work every send leaves at once.
+    """
+
+    def __init__(self, dispatcher: Any, database: Any):
+        self.wrapped = dispatcher
+        self._database = database
+
+    def send_check_resource(self, context: RequestContext, **arguments: Any) -> None:
+        self._database.after_commit(lambda: self.wrapped.send_check_resource(context, **arguments))
+
+    def send_check_resource_delete_snapshot(
+        self, context: RequestContext, **arguments: Any
+    ) -> None:
+        self._database.after_commit(
+            lambda: self.wrapped.send_check_resource_delete_snapshot(context, **arguments)
+        )
+
+    def send_cancel_check_resource(self, context: RequestContext, **arguments: Any) -> None:
+        self._database.after_commit(
+            lambda: self.wrapped.send_cancel_check_resource(context, **arguments)
+        )
+
+    def now(self) -> float:
+        return float(self.wrapped.now())
+
+    def is_engine_alive(self, context: RequestContext, engine_id: str) -> bool:
+        return bool(self.wrapped.is_engine_alive(context, engine_id))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.wrapped, name)

@@ -235,6 +235,9 @@ def _post_reason(stack: ConvergenceStack, reason: str) -> str:
 
 
 def mark_complete(stack: ConvergenceStack) -> None:
+    # The stack's end reaches Keystone and notifies: it must never be rolled back and
+    # redone with the step that reached it.
+    stack.database.checkpoint()
     LOG.info("[%s(%s)] update traversal %s complete", stack.name, stack.id, stack.current_traversal)
     reason = _post_reason(stack, f"Stack {stack.action} completed successfully")
     if not stack.state_set(stack.action, stack.COMPLETE, reason):
@@ -246,6 +249,7 @@ def mark_complete(stack: ConvergenceStack) -> None:
 
 def mark_failed(stack: ConvergenceStack, reason: str, dispatcher: Dispatcher) -> bool:
     """FAILED, then a rollback unless disabled; False when the traversal was not current."""
+    stack.database.checkpoint()
     reason = _post_reason(stack, reason)
     if not stack.state_set(stack.action, stack.FAILED, reason):
         return False

@@ -32,6 +32,7 @@ from keel_app.engine.dispatch import (
     CANCEL_CHECK_RESOURCE,
     CHECK_RESOURCE,
     CHECK_RESOURCE_DELETE_SNAPSHOT,
+    AfterCommit,
     Dispatcher,
     Message,
 )
@@ -39,7 +40,7 @@ from keel_app.engine.resource import Resource, operations
 from keel_app.engine.resource.lifecycle import LOCK_RELEASE
 from keel_app.engine.settings import EngineSettings
 from keel_app.models.api import resources, stacks
-from keel_app.models.database import Database
+from keel_app.models.database import Database, is_retriable
 from keel_app.models.resource import Resource as ResourceRow
 
 LOG = logging.getLogger(__name__)
@@ -50,6 +51,8 @@ HOOK_KEY = "hook"
 POST_HOOKS = {"CREATE": "post-create", "UPDATE": "post-update", "DELETE": "post-delete"}
 # Seconds before a waiting step asks again.
 POLL_INTERVAL = 1.0
+# Tries of a step in one transaction that deadlocked before it runs transaction by transaction.
+UNIT_ATTEMPTS = 3
 
 
 class Worker:
@@ -58,7 +61,8 @@ class Worker:
     def __init__(self, database: Database, settings: EngineSettings, dispatcher: Dispatcher):
         self.database = database
         self.settings = settings
-        self.dispatcher = dispatcher
+        # What a step sends leaves after the commit of its unit of work.
+        self.dispatcher: Any = AfterCommit(dispatcher, database)
 
     @property
     def engine_id(self) -> str:
@@ -122,6 +126,56 @@ class Worker:
         node_type: str = NODE_TYPE_RESOURCE,
         abandon: bool = False,
     ) -> None:
+        """One step, in one transaction when the resource acts locally.
+
+        The step starts in a unit of work; a resource that reaches outside the database
+        commits the unit after loading and goes on transaction by transaction. A unit
+        that deadlocked is tried again; one that broke (a transaction block raised inside
+        it) or met an unexpected error is rolled back whole and the step runs again
+        transaction by transaction, as every step of a non-local resource does.
+        """
+        arguments = {
+            "context": context,
+            "resource_id": resource_id,
+            "current_traversal": current_traversal,
+            "data": data,
+            "is_update": is_update,
+            "adopt_stack_data": adopt_stack_data,
+            "converge": converge,
+            "skip_propagate": skip_propagate,
+            "accumulated_failures": accumulated_failures,
+            "node_type": node_type,
+            "abandon": abandon,
+        }
+        if node_type != NODE_TYPE_SNAPSHOT:
+            for attempt in range(1, UNIT_ATTEMPTS + 1):
+                unit = None
+                try:
+                    with self.database.unit_of_work() as unit:
+                        self._check_resource(**arguments)
+                    return
+                except Exception as error:
+                    if unit is None or not unit.joined:
+                        raise
+                    if not (is_retriable(error) and attempt < UNIT_ATTEMPTS):
+                        LOG.debug("Step of resource %s runs again unjoined: %r", resource_id, error)
+                        break
+        self._check_resource(**arguments)
+
+    def _check_resource(
+        self,
+        context: Any,
+        resource_id: int,
+        current_traversal: str,
+        data: Mapping[str, Any],
+        is_update: bool,
+        adopt_stack_data: Any = None,
+        converge: bool = False,
+        skip_propagate: bool = False,
+        accumulated_failures: Mapping[str, str] | None = None,
+        node_type: str = NODE_TYPE_RESOURCE,
+        abandon: bool = False,
+    ) -> None:
         if node_type == NODE_TYPE_SNAPSHOT:
             snapshot_steps.delete_snapshot_node(self, context, resource_id, current_traversal)
             return
@@ -132,6 +186,9 @@ class Worker:
         if loaded is None:
             return
         resource, stack = loaded
+        if not resource.acts_locally:
+            # Its handlers reach out: each state it reaches is committed before they do.
+            self.database.checkpoint()
         progress = data.get(PROGRESS_KEY)
         stale = stack.current_traversal != current_traversal
         if stale and (progress is None or HOOK_KEY in progress):

@@ -79,6 +79,10 @@ class Resource(LifeCycle):
     no_signal_actions = (SUSPEND, DELETE)
     signal_needs_metadata_updates = True
     always_replace_on_check_failed = True
+    # True for a type whose handlers and checks reach nothing but the database and never
+    # wait: a step of it runs again unchanged if its transaction is rolled back, so the
+    # step's writes may commit together (``Database.unit_of_work``).
+    acts_locally = False
     # What the API shows as the type's description (Heat shows its class docstring).
     type_description: str | None = None
 

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 
 from keel_app.models.database import Database, retry_on_db_error
 from keel_app.models.sync_point import SyncPoint
@@ -135,6 +136,7 @@ _MERGE_READ = (
 )
 _MERGE_WRITE = _merge_write("input_data", "atomic_key")
 _MERGE_WRITE_EXTRA = _merge_write("input_data", "extra_data", "atomic_key")
+_COUNT_WRITE = _merge_write("atomic_key")
 
 
 def delete_sync_points(database: Database, stack_id: str, traversal_id: str) -> int:
@@ -166,43 +168,55 @@ def count_root_report(
     ``complete(extra data of every record)`` as the stack sync point's (input, extra)
     data, under the same row lock.
     """
-    try:
-        with database.transaction() as session:
-            session.add(SyncPoint(**{**record, "entity_id": str(record["entity_id"])}))
-            session.flush()
-            stack_point = session.scalars(
-                sa.select(SyncPoint)
-                .where(
-                    SyncPoint.entity_id == stack_id,
-                    SyncPoint.traversal_id == traversal_id,
-                    SyncPoint.is_update == sa.true(),
-                )
-                .with_for_update()
-            ).one_or_none()
-            if stack_point is None:
-                raise _StackPointGone
-            stack_point.atomic_key = (stack_point.atomic_key or 0) + 1
-            if stack_point.atomic_key == roots:
-                extras = session.scalars(
-                    sa.select(SyncPoint.extra_data).where(
-                        SyncPoint.stack_id == stack_id,
+    row = {**record, "entity_id": str(record["entity_id"])}
+    with database.transaction() as session:
+        # The record first: the stack's sync point is the traversal's hot row, locked
+        # here only for the last two statements before the commit.
+        connection = session.connection()
+        inserted = connection.execute(_insert_if_absent(database), row).rowcount
+        key = {"key_entity_id": stack_id, "key_traversal_id": traversal_id, "key_is_update": True}
+        stack_point = connection.execute(_MERGE_READ, key).one_or_none()
+        if stack_point is None:
+            if inserted:
+                connection.execute(
+                    sa.delete(SyncPoint).where(
+                        SyncPoint.entity_id == row["entity_id"],
                         SyncPoint.traversal_id == traversal_id,
-                        SyncPoint.entity_id.like(f"{RECORD_PREFIX}%"),
+                        SyncPoint.is_update == row["is_update"],
                     )
-                ).all()
-                input_data, extra_data = complete([extra for extra in extras if extra])
-                stack_point.input_data = input_data
-                if extra_data is not None:
-                    stack_point.extra_data = extra_data
-            return stack_point.atomic_key
-    except sa.exc.IntegrityError:
-        return 0
-    except _StackPointGone:
-        return None
+                )
+            return None
+        if not inserted:
+            return 0
+        count = (stack_point.atomic_key or 0) + 1
+        values = {**key, "new_atomic_key": count}
+        if count != roots:
+            connection.execute(_COUNT_WRITE, values)
+            return count
+        extras = session.scalars(
+            sa.select(SyncPoint.extra_data).where(
+                SyncPoint.stack_id == stack_id,
+                SyncPoint.traversal_id == traversal_id,
+                SyncPoint.entity_id.like(f"{RECORD_PREFIX}%"),
+            )
+        ).all()
+        input_data, extra_data = complete([extra for extra in extras if extra])
+        values["new_input_data"] = input_data
+        if extra_data is None:
+            connection.execute(_MERGE_WRITE, values)
+        else:
+            connection.execute(_MERGE_WRITE_EXTRA, {**values, "new_extra_data": extra_data})
+        return count
 
 
-class _StackPointGone(Exception):
-    """Rolls back a root's record when the traversal's sync points were deleted."""
+def _insert_if_absent(database: Database) -> Any:
+    """An INSERT of a sync point row that does nothing when its key exists (rowcount 0)."""
+    dialect = database.engine.dialect.name
+    if dialect == "mysql":
+        return sa.insert(SyncPoint).prefix_with("IGNORE")
+    if dialect == "postgresql":
+        return postgresql.insert(SyncPoint).on_conflict_do_nothing()
+    return sqlite.insert(SyncPoint).on_conflict_do_nothing()
 
 
 # Completion records are keyed by the root's id behind this prefix, which no resource id

@@ -18,6 +18,8 @@ from keel_app.engine.resource import Resource
 class NoneResource(Resource):
     """Accepts any properties, does nothing, is never replaced on update."""
 
+    acts_locally = True
+
     support_status = SupportStatus(version="5.0.0")
     properties_schema: dict[str, Any] = {}
     attributes_schema: dict[str, Any] = {}

@@ -31,6 +31,8 @@ CHARACTER_CLASS_NAMES = (
 class RandomString(Resource):
     """A random string of a given length from chosen characters."""
 
+    acts_locally = True
+
     support_status = SupportStatus(version="2014.1")
     type_description = """\
 A resource which generates a random string.

@@ -30,6 +30,8 @@ VALUE_TYPES = {
 class Value(Resource):
     """A value computed from the template, readable as the ``value`` attribute."""
 
+    acts_locally = True
+
     support_status = SupportStatus(version="7.0.0")
     type_description = """\
 A resource which exposes its value property as an attribute.

@@ -25,14 +25,15 @@ def transactions(engine: Engine) -> Iterator[list[list[str]]]:
         committed.append(list(current))
         current.clear()
 
-    database_engine = engine.database.engine
-    sa.event.listen(database_engine, "before_cursor_execute", statement)
-    sa.event.listen(database_engine, "commit", commit)
+    for database_engine in engine.database.engines:
+        sa.event.listen(database_engine, "before_cursor_execute", statement)
+        sa.event.listen(database_engine, "commit", commit)
     try:
         yield committed
     finally:
-        sa.event.remove(database_engine, "before_cursor_execute", statement)
-        sa.event.remove(database_engine, "commit", commit)
+        for database_engine in engine.database.engines:
+            sa.event.remove(database_engine, "before_cursor_execute", statement)
+            sa.event.remove(database_engine, "commit", commit)
 
 
 def test_a_none_records_its_physical_id_and_data_with_create_complete(engine: Engine) -> None:
@@ -91,3 +92,48 @@ def test_a_resource_that_waits_has_its_handler_writes_on_record_first(engine: En
     ]
     assert "UPDATE resource SET" in with_data
     assert "INSERT INTO event" not in with_data
+
+
+def test_a_step_of_a_resource_that_acts_locally_commits_once(engine: Engine) -> None:
+    template = {
+        "heat_template_version": "2015-04-30",
+        "resources": {"n": {"type": "OS::Heat::None"}},
+    }
+    with transactions(engine) as committed:
+        stack_id = engine.create(template)
+
+    [step] = [
+        statements
+        for statements in committed
+        if any(text.startswith("INSERT INTO resource_data") for text in statements)
+    ]
+    # The lock with IN_PROGRESS, COMPLETE with the lock released, both events, the data
+    # and the report to the stack's sync point: one commit.
+    assert step.count("UPDATE resource SET") == 2
+    assert step.count("INSERT INTO event") == 2
+    assert "UPDATE sync_point SET" in step
+    assert engine.stack_row_deleted(stack_id) == ("CREATE", "COMPLETE")
+
+
+def test_a_resource_that_reaches_out_commits_in_progress_before_its_handler(
+    engine: Engine,
+) -> None:
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {"t": {"type": "OS::Heat::TestResource", "properties": {"value": "v"}}},
+    }
+    with transactions(engine) as committed:
+        engine.create(template)
+
+    # The lock with IN_PROGRESS and its event alone, as in Heat; then the handler's
+    # writes, then COMPLETE: three commits before the report to the stack.
+    writes = [
+        [text for text in statements if text != "BEGIN IMMEDIATE"]
+        for statements in committed
+        if "UPDATE resource SET" in statements
+    ]
+    assert writes == [
+        ["UPDATE resource SET", "INSERT INTO event"],
+        ["UPDATE resource SET", "SELECT resource_data.id FROM", "INSERT INTO resource_data"],
+        ["UPDATE resource SET", "INSERT INTO event"],
+    ]
