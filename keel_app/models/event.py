@@ -34,5 +34,10 @@ class Event(Base, Timestamps):
 
     @validates("resource_status_reason")
     def _truncate_reason(self, _key: str, reason: str | None) -> str:
-        # Heat stores an empty string, never NULL, and at most 255 characters.
-        return reason[:EVENT_REASON_MAX_CHARACTERS] if reason else ""
+        return truncated_reason(reason)
+
+
+def truncated_reason(reason: str | None) -> str:
+    """An event's reason as stored: Heat stores an empty string, never NULL, and at most
+    255 characters."""
+    return reason[:EVENT_REASON_MAX_CHARACTERS] if reason else ""
