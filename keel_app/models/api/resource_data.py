@@ -62,17 +62,22 @@ def write_value(
     method: str | None = ""
     if redact:
         method, value = crypt.encrypt(value, encryption_key)
-    row = session.scalars(
-        sa.select(ResourceData).where(
-            ResourceData.resource_id == resource_id, ResourceData.key == key
-        )
-    ).first()
-    if row is None:
-        row = ResourceData(key=key, resource_id=resource_id)
-        session.add(row)
-    row.redact = redact
-    row.value = value
-    row.decrypt_method = method
+    values = {"redact": redact, "value": value, "decrypt_method": method}
+    # Core statements: a handler's data commits with its state change, on every step. The
+    # row is looked for with a plain read: an UPDATE that finds nothing would lock the gap
+    # where the row goes, and concurrent steps inserting beside it would deadlock.
+    table = ResourceData.__table__
+    connection = session.connection()
+    row_id = connection.execute(
+        sa.select(table.c.id)
+        .where(table.c.resource_id == resource_id, table.c.key == key)
+        .order_by(table.c.id)
+        .limit(1)
+    ).scalar()
+    if row_id is None:
+        connection.execute(sa.insert(table).values(key=key, resource_id=resource_id, **values))
+    else:
+        connection.execute(sa.update(table).where(table.c.id == row_id).values(values))
 
 
 def delete_value(database: Database, resource_id: int, key: str) -> bool:
