@@ -36,9 +36,13 @@ def _visible_stack(
     stack = session.get(Stack, stack_id, options=options)
     if stack is None or (stack.deleted_at is not None and not show_deleted):
         return None
-    if not scope.is_admin and scope.project_id not in (stack.tenant, stack.stack_user_project_id):
+    if not _in_scope(scope, stack):
         return None
     return stack
+
+
+def _in_scope(scope: Scope, stack: Stack) -> bool:
+    return scope.is_admin or scope.project_id in (stack.tenant, stack.stack_user_project_id)
 
 
 @retry_on_db_error
@@ -102,12 +106,20 @@ def get_resource_and_stack(
 
     NotFound when there is no such resource.
     """
-    options = [orm.defer(Stack.current_deps), orm.lazyload(Stack.tags)]
     with database.transaction() as session:
-        resource = session.get(Resource, resource_id)
-        if resource is None:
+        # One round trip for both: every step starts here.
+        found = session.execute(
+            sa.select(Resource, Stack)
+            .outerjoin(Stack, Stack.id == Resource.stack_id)
+            .where(Resource.id == resource_id)
+            .options(orm.defer(Stack.current_deps), orm.lazyload(Stack.tags))
+        ).one_or_none()
+        if found is None:
             raise exception.NotFound(f"resource with id {resource_id} not found")
-        return resource, _visible_stack(session, scope, resource.stack_id, options=options)
+        resource, stack = found
+        if stack is None or stack.deleted_at is not None or not _in_scope(scope, stack):
+            return resource, None
+        return resource, stack
 
 
 def get_current_deps(database: Database, stack_id: str) -> Any:
