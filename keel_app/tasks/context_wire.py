@@ -8,6 +8,7 @@ password, EC2 credentials) removed and put back only as one Fernet token made wi
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -23,9 +24,15 @@ def seal(context: RequestContext, encryption_key: str) -> dict[str, Any]:
     values = context.redacted().to_dict()
     secrets = {name: getattr(context, name) for name in CREDENTIAL_FIELDS}
     if any(value is not None for value in secrets.values()):
-        method, token = crypt.encrypt(json.dumps(secrets), encryption_key)
-        values[SEALED_KEY] = [method, token]
+        values[SEALED_KEY] = list(_sealed(json.dumps(secrets, sort_keys=True), encryption_key))
     return values
+
+
+@functools.lru_cache(maxsize=64)
+def _sealed(secrets: str, encryption_key: str) -> tuple[str, str]:
+    # A traversal sends every step with the same credentials: they are encrypted once.
+    method, token = crypt.encrypt(secrets, encryption_key)
+    return method, token
 
 
 def unseal(values: Mapping[str, Any], encryption_key: str) -> RequestContext:
