@@ -9,8 +9,8 @@ Two deployments:
 Shapes (``--shapes``): ``none:N`` N independent OS::Heat::None, ``chain:N`` N None each
 depending on the previous one, ``random:N`` N independent RandomString, ``group:N`` a
 ResourceGroup of N RandomString, ``nested:N`` N nested stacks (template resources) of 20
-None each. For each phase it
-prints wall seconds, convergence tasks run and tasks/s, and database statements per
+None each. For each phase it prints wall seconds (and, of them, the seconds the API's call
+took before it returned), convergence tasks run and tasks/s, and database statements per
 resource (counted by this process's engine for ``embedded``; the server's ``Questions``
 delta for MariaDB, so other clients of the server count too). With ``--with-heat`` it also
 runs the same shapes through the reference Heat 27.0.1 (../shared/tools/reference-heat,
@@ -120,7 +120,8 @@ class StatementCounter:
 
     def __init__(self, database: Database):
         self.count = 0
-        sa.event.listen(database.engine, "before_cursor_execute", self._count)
+        for engine in database.engines:
+            sa.event.listen(engine, "before_cursor_execute", self._count)
 
     def _count(self, *_: Any) -> None:
         self.count += 1
@@ -248,6 +249,7 @@ def run_shape(deployment: Any, shape: str, count: int, update: bool = True) -> l
         statements_before = deployment.counter.read() if deployment.counter else None
         began = time.perf_counter()
         start()
+        call = time.perf_counter() - began
         status = deployment.wait(stack_id, action)
         wall = time.perf_counter() - began
         tasks = deployment.tasks_run() - tasks_before
@@ -258,6 +260,7 @@ def run_shape(deployment: Any, shape: str, count: int, update: bool = True) -> l
                 "phase": name,
                 "status": status,
                 "wall_s": round(wall, 3),
+                "call_s": round(call, 3),
                 "tasks": tasks,
                 "tasks_per_s": round(tasks / wall, 1) if wall else None,
                 "statements_per_resource": round(statements / resources_in(shape, count), 1)
@@ -382,7 +385,8 @@ def main() -> int:
                 run_shape(deployment, "none", 10)
                 print("# warm-up: a 10-resource stack created, updated and deleted first")
             print(
-                f"{'shape':<12} {'phase':<7} {'status':<18} {'wall s':>8} {'tasks':>7} "
+                f"{'shape':<12} {'phase':<7} {'status':<18} {'wall s':>8} {'call s':>7} "
+                f"{'tasks':>7} "
                 f"{'tasks/s':>8} {'stmts/res':>9} {'heat s':>8} {'ratio':>6}"
             )
             for item in arguments.shapes.split(","):
@@ -396,7 +400,7 @@ def main() -> int:
                     ratio = f"{heat_s / figure['wall_s']:.0f}x" if heat_s else "-"
                     print(
                         f"{figure['shape']:<12} {figure['phase']:<7} {figure['status']:<18} "
-                        f"{figure['wall_s']:>8.2f} {figure['tasks']:>7} "
+                        f"{figure['wall_s']:>8.2f} {figure['call_s']:>7.2f} {figure['tasks']:>7} "
                         f"{figure['tasks_per_s'] or 0:>8.1f} "
                         f"{figure['statements_per_resource'] or '-':>9} "
                         f"{heat_s if heat_s is not None else '-':>8} {ratio:>6}"
