@@ -63,21 +63,38 @@ def write_value(
     if redact:
         method, value = crypt.encrypt(value, encryption_key)
     values = {"redact": redact, "value": value, "decrypt_method": method}
-    # Core statements: a handler's data commits with its state change, on every step. The
-    # row is looked for with a plain read: an UPDATE that finds nothing would lock the gap
-    # where the row goes, and concurrent steps inserting beside it would deadlock.
-    table = ResourceData.__table__
+    # Core statements built once: a handler's data commits with its state change, on
+    # every step. The row is looked for with a plain read: an UPDATE that finds nothing
+    # would lock the gap where the row goes, and concurrent steps inserting beside it
+    # would deadlock.
     connection = session.connection()
-    row_id = connection.execute(
-        sa.select(table.c.id)
-        .where(table.c.resource_id == resource_id, table.c.key == key)
-        .order_by(table.c.id)
-        .limit(1)
-    ).scalar()
+    row_id = connection.execute(_FIND, {"resource_id": resource_id, "key": key}).scalar()
     if row_id is None:
-        connection.execute(sa.insert(table).values(key=key, resource_id=resource_id, **values))
+        connection.execute(_INSERT, {"key": key, "resource_id": resource_id, **values})
     else:
-        connection.execute(sa.update(table).where(table.c.id == row_id).values(values))
+        connection.execute(
+            _UPDATE, {"row_id": row_id, **{f"new_{k}": v for k, v in values.items()}}
+        )
+
+
+_TABLE = ResourceData.__table__
+_FIND = (
+    sa.select(_TABLE.c.id)
+    .where(_TABLE.c.resource_id == sa.bindparam("resource_id"), _TABLE.c.key == sa.bindparam("key"))
+    .order_by(_TABLE.c.id)
+    .limit(1)
+)
+_INSERT = sa.insert(_TABLE)
+_UPDATE = (
+    sa.update(_TABLE)
+    .where(_TABLE.c.id == sa.bindparam("row_id"))
+    .values(
+        {
+            _TABLE.c[name]: sa.bindparam(f"new_{name}", type_=_TABLE.c[name].type)
+            for name in ("redact", "value", "decrypt_method")
+        }
+    )
+)
 
 
 def delete_value(database: Database, resource_id: int, key: str) -> bool:
