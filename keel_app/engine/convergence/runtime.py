@@ -91,6 +91,13 @@ def store_template(database: Database, template: Template, settings: EngineSetti
     )
 
 
+def _current_deps_read(row: Any) -> Any:
+    """The row's ``current_deps``, or _UNREAD when it was left out of the read."""
+    if isinstance(row, StackRow):
+        return _UNREAD if "current_deps" in sa.inspect(row).unloaded else row.current_deps
+    return getattr(row, "current_deps", _UNREAD)
+
+
 class ConvergenceStack:
     """One stack row and the template a step works with."""
 
@@ -104,7 +111,7 @@ class ConvergenceStack:
         context: Any,
         database: Database,
         settings: EngineSettings,
-        row: StackRow,
+        row: Any,
         template: Template,
         resource_data: Mapping[str, Any] | None = None,
     ) -> None:
@@ -122,9 +129,7 @@ class ConvergenceStack:
         self.status_reason = row.status_reason
         self.current_traversal = row.current_traversal
         # Read on first use when the row came without it (see ``load``).
-        self._current_deps: Any = (
-            _UNREAD if "current_deps" in sa.inspect(row).unloaded else row.current_deps
-        )
+        self._current_deps: Any = _current_deps_read(row)
         self.disable_rollback = row.disable_rollback
         self.prev_raw_template_id = row.prev_raw_template_id
         self.raw_template_id = row.raw_template_id
@@ -160,7 +165,7 @@ class ConvergenceStack:
         stack_id: str,
         template_id: int | None = None,
         resource_data: Mapping[str, Any] | None = None,
-        row: StackRow | None = None,
+        row: Any = None,
     ) -> ConvergenceStack | None:
         """The stack as a step sees it; ``row``, when the step has read it already, is the
         stack row as ``stacks.get_stack`` reads it ``for_step``."""

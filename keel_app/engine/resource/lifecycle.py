@@ -116,7 +116,7 @@ class LifeCycle(Signalling):
 
     # Loading
 
-    def load_row(self, row: ResourceRow) -> None:
+    def load_row(self, row: Any) -> None:
         """Take the stored state of ``row`` (Heat's ``Resource._load_data``)."""
         self.id = row.id
         self.uuid = row.uuid
