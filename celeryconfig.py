@@ -22,6 +22,7 @@ enable_utc = True
 task_default_queue = "keel.engine"
 task_routes = {
     "keel.check_resource": {"queue": "keel.engine_worker"},
+    "keel.check_resource_batch": {"queue": "keel.engine_worker"},
     "keel.check_resource_delete_snapshot": {"queue": "keel.engine_worker"},
 }
 

@@ -10,7 +10,8 @@ Shapes (``--shapes``): ``none:N`` N independent OS::Heat::None, ``chain:N`` N No
 depending on the previous one, ``random:N`` N independent RandomString, ``group:N`` a
 ResourceGroup of N RandomString, ``nested:N`` N nested stacks (template resources) of 20
 None each. For each phase it prints wall seconds (and, of them, the seconds the API's call
-took before it returned), convergence tasks run and tasks/s, and database statements per
+took before it returned), convergence tasks run (a task may carry several leaves) and
+tasks/s, resources done a second, and database statements per
 resource (counted by this process's engine for ``embedded``; the server's ``Questions``
 delta for MariaDB, so other clients of the server count too). With ``--with-heat`` it also
 runs the same shapes through the reference Heat 27.0.1 (../shared/tools/reference-heat,
@@ -198,7 +199,8 @@ class FleetDeployment:
         from keel_app.tasks.app import app  # noqa: PLC0415
 
         stats = app.control.inspect(timeout=2).stats() or {}
-        return sum(node.get("total", {}).get("keel.check_resource", 0) for node in stats.values())
+        names = ("keel.check_resource", "keel.check_resource_batch")
+        return sum(node.get("total", {}).get(name, 0) for node in stats.values() for name in names)
 
     def wait(self, stack_id: str, action: str, timeout: float = 1800) -> str:
         deadline = time.monotonic() + timeout
@@ -263,6 +265,7 @@ def run_shape(deployment: Any, shape: str, count: int, update: bool = True) -> l
                 "call_s": round(call, 3),
                 "tasks": tasks,
                 "tasks_per_s": round(tasks / wall, 1) if wall else None,
+                "resources_per_s": round(resources_in(shape, count) / wall, 1) if wall else None,
                 "statements_per_resource": round(statements / resources_in(shape, count), 1)
                 if statements is not None
                 else None,
@@ -386,7 +389,7 @@ def main() -> int:
                 print("# warm-up: a 10-resource stack created, updated and deleted first")
             print(
                 f"{'shape':<12} {'phase':<7} {'status':<18} {'wall s':>8} {'call s':>7} "
-                f"{'tasks':>7} "
+                f"{'tasks':>7} {'res/s':>8} "
                 f"{'tasks/s':>8} {'stmts/res':>9} {'heat s':>8} {'ratio':>6}"
             )
             for item in arguments.shapes.split(","):
@@ -401,6 +404,7 @@ def main() -> int:
                     print(
                         f"{figure['shape']:<12} {figure['phase']:<7} {figure['status']:<18} "
                         f"{figure['wall_s']:>8.2f} {figure['call_s']:>7.2f} {figure['tasks']:>7} "
+                        f"{figure['resources_per_s'] or 0:>8.1f} "
                         f"{figure['tasks_per_s'] or 0:>8.1f} "
                         f"{figure['statements_per_resource'] or '-':>9} "
                         f"{heat_s if heat_s is not None else '-':>8} {ratio:>6}"

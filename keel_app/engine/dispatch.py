@@ -47,6 +47,11 @@ class Dispatcher(Protocol):
         countdown: float = 0,
     ) -> None: ...
 
+    def send_check_resources(self, context: RequestContext, steps: list[dict[str, Any]]) -> None:
+        """Send many ``check_resource`` steps at once (a traversal's leaves); each item
+        holds the keyword arguments of one ``send_check_resource``."""
+        ...
+
     def send_check_resource_delete_snapshot(
         self,
         context: RequestContext,
@@ -133,6 +138,12 @@ class CastingDispatcher:
             "abandon": abandon,
         }
         self._cast(CHECK_RESOURCE, context, arguments, countdown=countdown)
+
+    def send_check_resources(self, context: RequestContext, steps: list[dict[str, Any]]) -> None:
+        """One cast a step; a transport that can carry several steps in one message
+        says so by overriding this."""
+        for step in steps:
+            self.send_check_resource(context, **step)
 
     def send_check_resource_delete_snapshot(
         self,
@@ -245,6 +256,9 @@ class AfterCommit:
 
     def send_check_resource(self, context: RequestContext, **arguments: Any) -> None:
         self._database.after_commit(lambda: self.wrapped.send_check_resource(context, **arguments))
+
+    def send_check_resources(self, context: RequestContext, steps: list[dict[str, Any]]) -> None:
+        self._database.after_commit(lambda: self.wrapped.send_check_resources(context, steps))
 
     def send_check_resource_delete_snapshot(
         self, context: RequestContext, **arguments: Any

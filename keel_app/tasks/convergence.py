@@ -1,4 +1,5 @@
-"""The convergence steps as Celery tasks: ``keel.check_resource`` and
+"""The convergence steps as Celery tasks: ``keel.check_resource`` (and
+``keel.check_resource_batch``, several leaves of a traversal) and
 ``keel.check_resource_delete_snapshot``.
 
 Argument names are those of Heat's worker API (spec section 1.3) plus the sealed
@@ -10,12 +11,15 @@ idempotent per (resource id, traversal), which makes that safe.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from keel_app.engine.convergence.worker import Worker
 from keel_app.tasks import context_wire
 from keel_app.tasks.app import app
 from keel_app.tasks.runtime import WorkerRuntime, current
+
+LOG = logging.getLogger(__name__)
 
 
 def _worker(runtime: WorkerRuntime) -> Worker:
@@ -57,6 +61,32 @@ def check_resource(
         node_type=node_type,
         abandon=abandon,
     )
+
+
+@app.task(
+    name="keel.check_resource_batch",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+)
+def check_resource_batch(context: dict[str, Any], steps: list[dict[str, Any]]) -> None:
+    """Several leaves of one traversal, each run as ``keel.check_resource`` runs it.
+
+    A step that fails does not keep the others from running; the first failure is the
+    task's. Delivered again after a crash, every step runs again, as steps are idempotent.
+    """
+    runtime = current()
+    worker = _worker(runtime)
+    request_context = _context(runtime, context)
+    failure: Exception | None = None
+    for step in steps:
+        try:
+            worker.check_resource(request_context, **step)
+        except Exception as error:
+            LOG.exception("Step of resource %s failed", step.get("resource_id"))
+            failure = failure or error
+    if failure is not None:
+        raise failure
 
 
 @app.task(

@@ -26,6 +26,18 @@ WORKER_QUEUE = "keel.engine_worker"
 TASK_PREFIX = "keel."
 
 
+# Leaves are spread over at least this many messages, to keep a fleet's threads busy...
+LEAF_MESSAGES = 32
+# ...with at most this many steps in one: a step waits for those before it in its message.
+MAX_STEPS_PER_MESSAGE = 50
+CHECK_RESOURCE_BATCH = "check_resource_batch"
+
+
+def steps_per_message(count: int) -> int:
+    """How many of ``count`` leaves one message carries (1: each its own task)."""
+    return max(1, min(MAX_STEPS_PER_MESSAGE, -(-count // LEAF_MESSAGES)))
+
+
 def engine_queue(engine_id: str) -> str:
     """The queue only the engine ``engine_id`` consumes (like Heat's server-scoped topic)."""
     return f"{WORKER_QUEUE}.{engine_id}"
@@ -90,6 +102,17 @@ class CeleryDispatcher(CastingDispatcher):
             argsrepr="()",
             kwargsrepr=shown_arguments(kwargs),
         )
+
+    def send_check_resources(self, context: RequestContext, steps: list[dict[str, Any]]) -> None:
+        """A traversal's leaves, several steps a ``keel.check_resource_batch`` message when
+        there are many: sending and receiving a message cost a step more than its own
+        work, and a stack of thousands of independent resources is nearly all leaves."""
+        size = steps_per_message(len(steps))
+        if size == 1:
+            super().send_check_resources(context, steps)
+            return
+        for start in range(0, len(steps), size):
+            self._cast(CHECK_RESOURCE_BATCH, context, {"steps": steps[start : start + size]})
 
     def now(self) -> float:
         return time.time()

@@ -213,18 +213,22 @@ def _start_traversal(
     if not leaves:
         mark_complete(stack)
         return
-    for node in sorted(leaves, key=lambda node: (node.is_update, str(node.rsrc_id))):
-        dispatcher.send_check_resource(
-            stack.context,
-            resource_id=node.rsrc_id,
-            current_traversal=stack.current_traversal,
-            data=sync_point.serialize_input_data({}),
-            is_update=node.is_update,
-            adopt_stack_data=stack.adopt_stack_data,
-            converge=stack.converge,
-            node_type=node.node_type,
-            abandon=abandon,
-        )
+    dispatcher.send_check_resources(
+        stack.context,
+        [
+            {
+                "resource_id": node.rsrc_id,
+                "current_traversal": stack.current_traversal,
+                "data": sync_point.serialize_input_data({}),
+                "is_update": node.is_update,
+                "adopt_stack_data": stack.adopt_stack_data,
+                "converge": stack.converge,
+                "node_type": node.node_type,
+                "abandon": abandon,
+            }
+            for node in sorted(leaves, key=lambda node: (node.is_update, str(node.rsrc_id)))
+        ],
+    )
 
 
 def _post_reason(stack: ConvergenceStack, reason: str) -> str:
