@@ -201,3 +201,26 @@ def test_a_lock_left_by_a_dead_engine_is_taken_over(
             sa.select(Event.resource_status_reason).where(Event.stack_id == stack_id)
         ).all()
     assert "Worker went down during resource UPDATE" in reasons
+
+
+def test_a_stack_of_many_leaves_survives_an_engine_killed_during_a_batch(
+    workers, fleet_database, api_settings, dispatcher, context
+) -> None:
+    workers.start(2)
+    # 80 resources, 40 of them leaves: batches of two, each step waiting a second.
+    template = _template(80, action_wait_secs={"create": 1, "delete": 1})
+    stack_id = _create(context, api_settings, fleet_database, dispatcher, template)["stack_id"]
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        holders = {r.engine_id for r in _resources(fleet_database, stack_id)} - {None}
+        if len(holders) == 2:
+            break
+        time.sleep(0.05)
+    workers.kill(workers.processes[0])
+
+    created = _wait_final(fleet_database, stack_id, timeout=180)
+    assert (created.action, created.status) == ("CREATE", "COMPLETE")
+    live = [r for r in _resources(fleet_database, stack_id) if r.replaced_by is None]
+    assert sorted((r.name, r.action, r.status) for r in live) == sorted(
+        (f"r{i}", "CREATE", "COMPLETE") for i in range(80)
+    )
