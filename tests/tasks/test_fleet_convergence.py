@@ -57,6 +57,17 @@ def _wait_final(database: Database, stack_id: str, timeout: float = 90) -> Stack
         time.sleep(0.2)
 
 
+def _kill_an_engine_once_both_hold_locks(workers: Any, database: Database, stack_id: str) -> None:
+    """Wait until both engines are busy with the stack, then kill one outright."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        holders = {r.engine_id for r in _resources(database, stack_id)} - {None}
+        if len(holders) == 2:
+            break
+        time.sleep(0.05)
+    workers.kill(workers.processes[0])
+
+
 def _resources(database: Database, stack_id: str) -> list[ResourceRow]:
     with database.transaction() as session:
         return list(
@@ -130,14 +141,7 @@ def test_a_stack_survives_an_engine_killed_during_its_traversal(
     workers.start(2)
     template = _template(40, action_wait_secs={"create": 1, "delete": 1})
     stack_id = _create(context, api_settings, fleet_database, dispatcher, template)["stack_id"]
-    # Wait until both engines are busy with the stack, then kill one outright.
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        holders = {r.engine_id for r in _resources(fleet_database, stack_id)} - {None}
-        if len(holders) == 2:
-            break
-        time.sleep(0.05)
-    workers.kill(workers.processes[0])
+    _kill_an_engine_once_both_hold_locks(workers, fleet_database, stack_id)
 
     created = _wait_final(fleet_database, stack_id, timeout=120)
     assert (created.action, created.status) == ("CREATE", "COMPLETE")
@@ -210,13 +214,7 @@ def test_a_stack_of_many_leaves_survives_an_engine_killed_during_a_batch(
     # 80 resources, 40 of them leaves: batches of two, each step waiting a second.
     template = _template(80, action_wait_secs={"create": 1, "delete": 1})
     stack_id = _create(context, api_settings, fleet_database, dispatcher, template)["stack_id"]
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        holders = {r.engine_id for r in _resources(fleet_database, stack_id)} - {None}
-        if len(holders) == 2:
-            break
-        time.sleep(0.05)
-    workers.kill(workers.processes[0])
+    _kill_an_engine_once_both_hold_locks(workers, fleet_database, stack_id)
 
     created = _wait_final(fleet_database, stack_id, timeout=180)
     assert (created.action, created.status) == ("CREATE", "COMPLETE")
