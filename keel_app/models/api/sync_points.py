@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -173,7 +174,7 @@ def count_root_report(
         # The record first: the stack's sync point is the traversal's hot row, locked
         # here only for the last two statements before the commit.
         connection = session.connection()
-        inserted = connection.execute(_insert_if_absent(database), row).rowcount
+        inserted = connection.execute(_insert_if_absent(database.engine.dialect.name), row).rowcount
         key = {"key_entity_id": stack_id, "key_traversal_id": traversal_id, "key_is_update": True}
         stack_point = connection.execute(_MERGE_READ, key).one_or_none()
         if stack_point is None:
@@ -209,9 +210,10 @@ def count_root_report(
         return count
 
 
-def _insert_if_absent(database: Database) -> Any:
-    """An INSERT of a sync point row that does nothing when its key exists (rowcount 0)."""
-    dialect = database.engine.dialect.name
+@functools.cache
+def _insert_if_absent(dialect: str) -> Any:
+    """An INSERT of a sync point row that does nothing when its key exists (rowcount 0),
+    built once per dialect: every root of a large traversal reports with it."""
     if dialect == "mysql":
         return sa.insert(SyncPoint).prefix_with("IGNORE")
     if dialect == "postgresql":
