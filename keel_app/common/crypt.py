@@ -58,12 +58,15 @@ def _aes_decrypt(mode: Callable[[bytes], modes.Mode], data: str, key: str | None
 
 def _oslo_decrypt_v1(data: str, encryption_key: str | None) -> bytes:
     padded = _aes_decrypt(modes.CBC, data, encryption_key)
-    # oslo-incubator appended N zero bytes and then the byte N (0 to 15): ANSI X9.23 but for
-    # a count that leaves out the count byte. Heat 27 rejects N = 0; it is valid and read here.
-    zeros = padded[-1] if padded else _AES_BLOCK_BYTES
-    if zeros >= _AES_BLOCK_BYTES or any(padded[-1 - zeros : -1]):
+    # The last byte N counts the padding: Heat strips N bytes as ANSI X9.23 (1 to 16, the N - 1
+    # before it zero) and then one more, unchecked. oslo-incubator's own writer also left N = 0
+    # (a plaintext one byte short of a block): Heat 27 rejects that row; it is read here.
+    count = padded[-1] if padded else None
+    if count == 0:
+        return padded[:-1]
+    if count is None or count > _AES_BLOCK_BYTES or any(padded[-count:-1]):
         raise ValueError("Invalid padding bytes.")
-    return padded[: -1 - zeros]
+    return padded[: -count - 1]
 
 
 def _heat_decrypt(data: str, encryption_key: str | None) -> bytes:

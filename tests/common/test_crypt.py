@@ -1,10 +1,14 @@
 from __future__ import annotations
 
+import base64
 import json
+import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from keel_app.common import crypt, exception
 from tests import oracle
@@ -156,3 +160,148 @@ def test_heat_decrypts_what_we_encrypt() -> None:
 
     assert heat["values"] == [plaintext for _ in KEYS for plaintext in PLAINTEXTS]
     assert heat["dicts"] == [DICT_VALUES for _ in KEYS]
+
+
+AES_BLOCK = 16
+# Two-, three- and four-byte UTF-8 characters, taken in turn while they still fit.
+MULTI_BYTE_CHARACTERS = ["é", "☃", "密", "😀"]
+
+
+def _ascii_text(length: int) -> str:
+    return "".join(chr(ord("!") + i % 94) for i in range(length))
+
+
+def _multi_byte_text(length: int) -> str:
+    text, size = "", 0
+    for i in range(length):
+        character = MULTI_BYTE_CHARACTERS[i % len(MULTI_BYTE_CHARACTERS)]
+        if size + len(character.encode("utf-8")) > length:
+            break
+        text, size = text + character, size + len(character.encode("utf-8"))
+    return text + "~" * (length - size)
+
+
+OSLO_PLAINTEXTS = [_ascii_text(n) for n in range(71)] + [_multi_byte_text(n) for n in range(71)]
+
+
+def _oslo_incubator_padding(message: bytes) -> bytes:
+    # oslo-incubator's SymmetricCrypto.encrypt: zeros up to one byte short of a block, then
+    # their count (0 to 15).
+    zeros = AES_BLOCK - len(message) % AES_BLOCK - 1
+    return message + bytes(zeros) + bytes([zeros])
+
+
+def _whole_block_padding(message: bytes) -> bytes:
+    # The layout Heat's reader inverts: one zero byte, then ANSI X9.23, so a message one byte
+    # short of a block is followed by its zero byte and a whole block ending in 16.
+    extended = message + b"\0"
+    count = AES_BLOCK - len(extended) % AES_BLOCK
+    return extended + bytes(count - 1) + bytes([count])
+
+
+PADDINGS: dict[str, Callable[[bytes], bytes]] = {
+    "oslo_incubator": _oslo_incubator_padding,
+    "whole_block": _whole_block_padding,
+}
+
+
+def _cbc_row(padded: bytes, key: str | None = None) -> str:
+    key_bytes = (crypt.DEFAULT_AUTH_ENCRYPTION_KEY if key is None else key)[:32].encode("utf-8")
+    initial_vector = os.urandom(AES_BLOCK)
+    encryptor = Cipher(algorithms.AES(key_bytes), modes.CBC(initial_vector)).encryptor()
+    body = encryptor.update(padded) + encryptor.finalize()
+    return base64.b64encode(initial_vector + body).decode("ascii")
+
+
+def _oslo_row(plaintext: str, padding: str, key: str | None = None) -> str:
+    return _cbc_row(PADDINGS[padding](plaintext.encode("utf-8")), key)
+
+
+def _utf8_length(text: str) -> str:
+    return f"{len(text.encode('utf-8'))}-bytes-{'ascii' if text.isascii() else 'utf8'}"
+
+
+@pytest.mark.parametrize("padding", PADDINGS)
+@pytest.mark.parametrize("plaintext", OSLO_PLAINTEXTS, ids=_utf8_length)
+def test_reads_oslo_decrypt_v1_rows_of_every_length(plaintext: str, padding: str) -> None:
+    key = "custom key ~~~ with ??? 32 chars"
+    assert crypt.decrypt("oslo_decrypt_v1", _oslo_row(plaintext, padding, key), key) == plaintext
+
+
+HEAT_OSLO_DECRYPTS = """
+import base64, json, sys
+from heat.common import crypt
+results = []
+for row in json.loads(sys.argv[1]):
+    try:
+        plain = crypt.oslo_decrypt_v1(row, None)
+    except Exception as error:
+        results.append({"error": [type(error).__name__, str(error)]})
+    else:
+        results.append({"plaintext": base64.b64encode(plain).decode("ascii")})
+print(json.dumps(results))
+"""
+
+
+def _outcomes_of_ours(rows: list[str]) -> list[dict[str, Any]]:
+    outcomes: list[dict[str, Any]] = []
+    for row in rows:
+        try:
+            plain = crypt._oslo_decrypt_v1(row, None)
+        except ValueError as error:
+            outcomes.append({"error": [type(error).__name__, str(error)]})
+        else:
+            outcomes.append({"plaintext": base64.b64encode(plain).decode("ascii")})
+    return outcomes
+
+
+@pytest.mark.oracle
+def test_oslo_decrypt_v1_rows_of_every_length_read_as_heat_reads_them() -> None:
+    cases = [(p, padding) for padding in PADDINGS for p in OSLO_PLAINTEXTS]
+    rows = [_oslo_row(plaintext, padding) for plaintext, padding in cases]
+
+    heat = oracle.run_json(HEAT_OSLO_DECRYPTS, json.dumps(rows))
+
+    ours = _outcomes_of_ours(rows)
+    for (plaintext, padding), heats, mine in zip(cases, heat, ours, strict=True):
+        expected = base64.b64encode(plaintext.encode("utf-8")).decode("ascii")
+        assert mine == {"plaintext": expected}, (padding, plaintext)
+        count_byte_zero = padding == "oslo_incubator" and len(plaintext.encode()) % 16 == 15
+        if count_byte_zero:
+            assert heats == {"error": ["ValueError", "Invalid padding bytes."]}
+        else:
+            assert heats == mine, (padding, plaintext)
+
+
+def _last_blocks() -> list[bytes]:
+    # Every count byte, after a block of text, with the bytes before it zero except the one
+    # Heat drops unchecked (0xAB), and with one stray byte inside the padding.
+    blocks = []
+    text = b"plain text block"
+    for count in range(256):
+        zeros = max(min(count, AES_BLOCK) - 1, 0)
+        head = bytes([0xAB]) * (AES_BLOCK - 1 - zeros)
+        blocks.append(text + head + bytes(zeros) + bytes([count]))
+        if zeros:
+            blocks.append(text + head + b"\x07" + bytes(zeros - 1) + bytes([count]))
+    return blocks
+
+
+@pytest.mark.oracle
+def test_oslo_decrypt_v1_accepts_and_rejects_each_last_block_as_heat_does() -> None:
+    rows = [_cbc_row(block) for block in _last_blocks()]
+
+    heat = oracle.run_json(HEAT_OSLO_DECRYPTS, json.dumps(rows))
+
+    ours = _outcomes_of_ours(rows)
+    differing = [
+        (block[-1], mine, heats)
+        for block, mine, heats in zip(_last_blocks(), ours, heat, strict=True)
+        if mine != heats
+    ]
+    # Only a count byte of zero, oslo-incubator's padding that Heat 27 rejects, reads here.
+    assert differing == [
+        (0, {"plaintext": base64.b64encode(b"plain text block" + b"\xab" * 15).decode()}, heat[0])
+    ]
+    assert heat[0] == {"error": ["ValueError", "Invalid padding bytes."]}
+    assert sum("plaintext" in outcome for outcome in heat) == 16
