@@ -87,11 +87,23 @@ def run(arguments: argparse.Namespace) -> int:
     from keel_app.cli import embedded_catalog, embedded_engine
     from keel_app.web import create_app
     from keel_app.web.cfn import create_cfn_app
-    from keel_app.web.server import bound_port, free_port, make_server, serve_until_stopped
+    from keel_app.web.server import (
+        CannotListen,
+        listen,
+        make_server,
+        serve_until_stopped,
+    )
 
-    # Port 0 means any: picked now, because the catalog names both URLs before they serve.
-    port = arguments.port or free_port(arguments.host)
-    cfn_port = arguments.cfn_port or free_port(arguments.host)
+    # The ports first: a busy one stops the command before anything is written.
+    try:
+        listener = listen(arguments.host, arguments.port, "--port")
+        cfn_listener = listen(arguments.host, arguments.cfn_port, "--cfn-port")
+    except CannotListen as error:
+        print(f"keel all-in-one: {error}", file=sys.stderr)
+        return 2
+    # Port 0 means any: the catalog names the ports the sockets got.
+    port = listener.getsockname()[1]
+    cfn_port = cfn_listener.getsockname()[1]
     embedded_catalog.install(conf, config.state_dir(), arguments.host, port, cfn_port)
     try:
         engine = embedded_engine.start(conf, threads=arguments.engine_threads)
@@ -99,16 +111,16 @@ def run(arguments: argparse.Namespace) -> int:
         print(f"keel all-in-one: ERROR: {error}", file=sys.stderr)
         return 1
     app = create_app({"HEAT_CONF": conf, "ENGINE_CLIENT": engine.client})
-    server = make_server(app, arguments.host, port)
+    server = make_server(app, listener)
     cfn_app = create_cfn_app({"HEAT_CONF": conf, "ENGINE_CLIENT": engine.client})
-    cfn_server = make_server(cfn_app, arguments.host, cfn_port)
+    cfn_server = make_server(cfn_app, cfn_listener)
     print(
         f"OpenKeel all-in-one: native API on http://{arguments.host}:{port}/v1/"
         f"{DEFAULT_IDENTITY} (database {config.database_url(conf)})",
         flush=True,
     )
     print(
-        f"OpenKeel all-in-one: CFN API on http://{arguments.host}:{bound_port(cfn_server)}/v1/",
+        f"OpenKeel all-in-one: CFN API on http://{arguments.host}:{cfn_port}/v1/",
         flush=True,
     )
     try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from collections.abc import Sequence
 
 from keel_app.common import config
@@ -42,18 +43,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Imported after parsing, so that --help needs neither Flask nor the broker library.
     from keel_app.web import create_app
     from keel_app.web.cfn import create_cfn_app
-    from keel_app.web.server import bound_port, make_server, serve_until_stopped
+    from keel_app.web.server import CannotListen, listen, make_server, serve_until_stopped
 
     host = arguments.host or conf.heat_api.bind_host
     port = conf.heat_api.bind_port if arguments.port is None else arguments.port
-    server = make_server(create_app({"HEAT_CONF": conf}), host, port, arguments.threads)
-    LOG.info("keel-api: native API on http://%s:%d/v1", host, bound_port(server))
     cfn_host = arguments.host or conf.heat_api_cfn.bind_host
     cfn_port = conf.heat_api_cfn.bind_port if arguments.cfn_port is None else arguments.cfn_port
-    cfn_server = make_server(
-        create_cfn_app({"HEAT_CONF": conf}), cfn_host, cfn_port, arguments.threads
-    )
-    LOG.info("keel-api: CFN API on http://%s:%d/v1", cfn_host, bound_port(cfn_server))
+    try:
+        listener = listen(host, port, "--port")
+        cfn_listener = listen(cfn_host, cfn_port, "--cfn-port")
+    except CannotListen as error:
+        print(f"keel-api: {error}", file=sys.stderr)
+        return 2
+    server = make_server(create_app({"HEAT_CONF": conf}), listener, arguments.threads)
+    LOG.info("keel-api: native API on http://%s:%d/v1", host, listener.getsockname()[1])
+    cfn_server = make_server(create_cfn_app({"HEAT_CONF": conf}), cfn_listener, arguments.threads)
+    LOG.info("keel-api: CFN API on http://%s:%d/v1", cfn_host, cfn_listener.getsockname()[1])
     serve_until_stopped(server, cfn_server)
     return 0
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import errno
 import logging
 import signal
 import socket
@@ -18,25 +19,50 @@ LOG = logging.getLogger(__name__)
 DEFAULT_THREADS = 8
 
 
+class CannotListen(Exception):
+    """A port to serve on could not be had; the message names it and the flag to change it."""
+
+    def __init__(self, host: str, port: int, flag: str, reason: OSError) -> None:
+        if reason.errno == errno.EADDRINUSE:
+            message = f"port {port} on {host} is in use (choose another with {flag})"
+        else:
+            message = f"cannot listen on port {port} of {host}: {reason.strerror or reason}"
+        super().__init__(message)
+
+
+def listen(host: str, port: int, flag: str) -> socket.socket:
+    """A socket bound to ``host``:``port`` (port 0: any free one), taken before anything
+    else starts so that a busy port stops the command with nothing done; ``flag`` is the
+    option that chooses this port, for the error."""
+    try:
+        family, kind, protocol, _, address = socket.getaddrinfo(
+            host, port, socket.AF_UNSPEC, socket.SOCK_STREAM, 0, socket.AI_PASSIVE
+        )[0]
+        listener = socket.socket(family, kind, protocol)
+    except OSError as error:
+        raise CannotListen(host, port, flag, error) from error
+    # As waitress does: a restarted server takes its port back despite TIME_WAIT.
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind(address)
+    except OSError as error:
+        listener.close()
+        raise CannotListen(host, port, flag, error) from error
+    return listener
+
+
 def make_server(
-    application: Any, host: str, port: int, threads: int = DEFAULT_THREADS
+    application: Any, listener: socket.socket, threads: int = DEFAULT_THREADS
 ) -> BaseWSGIServer | MultiSocketServer:
-    """A server bound to ``host``:``port`` (port 0: any free one); ``run()`` serves it."""
+    """A server on a socket from ``listen``; ``run()`` serves it."""
     return waitress.create_server(
         application,
-        host=host,
-        port=port,
+        sockets=[listener],
         threads=threads,
         # The URLs the APIs put in Location headers and links come from the request's Host.
         url_scheme="http",
         ident="openkeel",
     )
-
-
-def bound_port(server: BaseWSGIServer | MultiSocketServer) -> int:
-    """The port the server listens on (the one picked for port 0)."""
-    # waitress keeps the port as it was given, a string when read from a config.
-    return int(server.effective_port)  # type: ignore[union-attr]
 
 
 def _stop_on_signal(signum: int, frame: FrameType | None) -> None:
@@ -61,7 +87,7 @@ def serve_until_stopped(
 
 
 def free_port(host: str) -> int:
-    """A port nobody listens on at ``host`` now (for a server asked to take any)."""
+    """A port nobody listens on at ``host`` now (for tests and benchmarks to hand out)."""
     with socket.socket() as probe:
         probe.bind((host, 0))
         return int(probe.getsockname()[1])

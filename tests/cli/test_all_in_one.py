@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -186,3 +187,31 @@ def test_the_command_serves_the_native_api_and_stops_on_sigterm(
     database = Database(f"sqlite:///{tmp_path / 'state' / 'openkeel.sqlite'}")
     assert services.list_services(database) == []
     database.dispose()
+
+
+@pytest.mark.parametrize("flag", ["--port", "--cfn-port"])
+def test_a_busy_port_stops_the_command_with_one_line_and_nothing_written(
+    flag: str, tmp_path: Path
+) -> None:
+    state_dir = tmp_path / "state"
+    with socket.socket() as occupant:
+        occupant.bind(("127.0.0.1", 0))
+        occupant.listen()
+        busy = occupant.getsockname()[1]
+        ports = {"--port": "0", "--cfn-port": "0", flag: str(busy)}
+        completed = subprocess.run(
+            [sys.executable, "-m", "keel_app.cli.keel", "all-in-one", "--state-dir", str(state_dir)]
+            + [item for pair in ports.items() for item in pair],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "PYTHONWARNINGS": "ignore"},
+        )
+
+    assert completed.returncode == 2
+    assert completed.stderr == (
+        f"keel all-in-one: port {busy} on 127.0.0.1 is in use (choose another with {flag})\n"
+    )
+    assert completed.stdout == ""
+    # No database, no service row, no catalog file: the state directory was never made.
+    assert not state_dir.exists()

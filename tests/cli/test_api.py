@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -104,3 +105,24 @@ def test_the_wsgi_module_builds_the_app_from_keel_config_file(tmp_path: Path) ->
     assert completed.returncode == 0, completed.stderr
     # The versions document, and the OPTIONS answer of a v1 route: neither needs an engine.
     assert completed.stdout.split() == ["300", "204"]
+
+
+def test_a_busy_port_stops_keel_api_with_one_line(tmp_path: Path) -> None:
+    conf = write_conf(tmp_path, free_port(HOST))
+    with socket.socket() as occupant:
+        occupant.bind((HOST, 0))
+        occupant.listen()
+        busy = occupant.getsockname()[1]
+        completed = subprocess.run(
+            [sys.executable, "-m", "keel_app.cli.api", "--config-file", str(conf)]
+            + ["--port", str(busy)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "PYTHONWARNINGS": "ignore"},
+        )
+
+    assert completed.returncode == 2
+    assert completed.stderr == (
+        f"keel-api: port {busy} on 127.0.0.1 is in use (choose another with --port)\n"
+    )
