@@ -26,7 +26,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from keel_app.cli import all_in_one, template_files
+from keel_app.cli import all_in_one, stack_graph, stack_watch, template_files
 from keel_app.engine.template import DEFAULT_LIMITS, TemplateLimits
 from keel_app.engine.validate import (
     BadRequest,
@@ -143,6 +143,15 @@ def _add_template_commands(commands: Any) -> None:
     validate.set_defaults(handler=template_validate)
 
 
+def _add_stack_commands(commands: Any) -> None:
+    stack = commands.add_parser(
+        "stack", help="Follow a stack of any Heat-compatible endpoint (OS_* or clouds.yaml)."
+    )
+    actions = stack.add_subparsers(dest="action", metavar="ACTION", required=True)
+    stack_watch.add_parser(actions)
+    stack_graph.add_parser(actions)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description="OpenKeel, a drop-in Heat.")
     parser.add_argument(
@@ -150,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _add_template_commands(commands)
+    _add_stack_commands(commands)
     all_in_one.add_parser(commands)
     return parser
 
