@@ -6,7 +6,9 @@ they start run on the ``BackgroundQueue``'s threads. The engine registers a serv
 and reports it like a ``keel-worker``, so ``openstack orchestration service list`` shows
 it. Steps live in memory only: a stack that an earlier run left IN_PROGRESS, when no
 other engine is up to carry it on, is reset (stack and resources FAILED, locks freed)
-at start, so that it can be updated or deleted again.
+at start, so that it can be updated or deleted again. The engine of the earlier run on
+the same state directory is known dead (``engine_claim``): its service row, however
+fresh, does not hold the reset back.
 """
 
 from __future__ import annotations
@@ -16,7 +18,10 @@ import logging
 
 from oslo_config import cfg
 
+from keel_app.cli import engine_claim
+from keel_app.cli.engine_claim import EngineClaim
 from keel_app.clients.stack_domain import require_stack_domain
+from keel_app.common import config
 from keel_app.engine.background_queue import BackgroundQueue
 from keel_app.engine.convergence.worker import Worker
 from keel_app.engine.settings import EngineSettings, from_conf
@@ -39,19 +44,30 @@ class EmbeddedEngine:
     queue: BackgroundQueue
     heartbeat: Heartbeat
     client: EngineClient
+    claim: EngineClaim | None
 
     def stop(self) -> None:
         self.queue.stop()
         self.heartbeat.stop()
         self.database.dispose()
+        if self.claim is not None:
+            self.claim.release()
 
 
-def reset_orphaned_stacks(database: Database) -> list[str]:
-    """Reset the IN_PROGRESS stacks nobody can finish: none, while another engine is up."""
+def retire_engine(database: Database, engine_id: str) -> None:
+    """Soft-delete the service rows of an engine known dead, as its clean stop would have."""
+    for service in services.list_services(database):
+        if service.engine_id == engine_id:
+            services.delete_service(database, service.id)
+
+
+def reset_orphaned_stacks(database: Database) -> list[tuple[str, str]]:
+    """Reset the IN_PROGRESS stacks nobody can finish (none while another engine is up);
+    their ids and names."""
     if any(service.status == "up" for service in services.list_services(database)):
         return []
     orphans = stack_status.in_progress_root_stacks(database)
-    for stack_id in orphans:
+    for stack_id, _ in orphans:
         stack_status.reset_stack_status(database, stack_id)
     return orphans
 
@@ -61,12 +77,19 @@ def start(conf: cfg.ConfigOpts, threads: int = DEFAULT_THREADS) -> EmbeddedEngin
     require_stack_domain(conf)
     database = Database.from_conf(conf)
     migration.db_sync(database.engine)
-    for stack_id in reset_orphaned_stacks(database):
-        LOG.warning("Stack %s was left IN_PROGRESS by an earlier run: reset", stack_id)
     settings = from_conf(conf)
+    claim = engine_claim.claim(config.state_dir())
+    if claim is not None:
+        if claim.previous_engine_id is not None:
+            retire_engine(database, claim.previous_engine_id)
+        claim.record(settings.engine_id)
+    for stack_id, name in reset_orphaned_stacks(database):
+        LOG.warning(
+            "Stack %s (%s) was left IN_PROGRESS by an earlier run: reset to FAILED", name, stack_id
+        )
     queue = BackgroundQueue(settings.engine_id, threads)
     queue.start(Worker(database, settings, queue).handle)
     heartbeat = Heartbeat(database, settings, conf.periodic_interval)
     heartbeat.start()
     client = EngineClient(LocalTransport(settings, database, queue))
-    return EmbeddedEngine(database, settings, queue, heartbeat, client)
+    return EmbeddedEngine(database, settings, queue, heartbeat, client, claim)

@@ -113,8 +113,9 @@ def in_progress_stack(database: Database) -> str:
 def test_a_stack_an_earlier_run_left_in_progress_is_reset(tmp_path: Path) -> None:
     database = factories.migrated_database(f"sqlite:///{tmp_path / 'db.sqlite'}")
     stack_id = in_progress_stack(database)
+    name = factories.row(database, Stack, stack_id).name
 
-    assert embedded_engine.reset_orphaned_stacks(database) == [stack_id]
+    assert embedded_engine.reset_orphaned_stacks(database) == [(stack_id, name)]
 
     row = factories.row(database, Stack, stack_id)
     assert (row.action, row.status, row.status_reason) == ("CREATE", "FAILED", RESET_REASON)
@@ -215,3 +216,86 @@ def test_a_busy_port_stops_the_command_with_one_line_and_nothing_written(
     assert completed.stdout == ""
     # No database, no service row, no catalog file: the state directory was never made.
     assert not state_dir.exists()
+
+
+def start_all_in_one(state_dir: Path, log: Path) -> tuple[subprocess.Popen[str], str]:
+    """``keel -v all-in-one`` on any free ports, its log in ``log``; the native API's URL."""
+    with log.open("a") as log_file:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "keel_app.cli.keel", "-v", "all-in-one"]
+            + ["--port", "0", "--cfn-port", "0", "--state-dir", str(state_dir)],
+            stdout=subprocess.PIPE,
+            stderr=log_file,
+            text=True,
+            env={**os.environ, "PYTHONWARNINGS": "ignore"},
+        )
+    assert process.stdout is not None
+    banner = process.stdout.readline()
+    return process, banner.split(" on ")[1].split(" ")[0]
+
+
+def call(url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    request = urllib.request.Request(
+        url,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        answer: dict[str, Any] = json.load(response)
+        return answer
+
+
+def killed(process: subprocess.Popen[str]) -> None:
+    if process.poll() is None:
+        process.kill()
+        process.wait()
+    assert process.stdout is not None
+    process.stdout.close()
+
+
+LONG_CREATE = {
+    "heat_template_version": "2018-08-31",
+    "resources": {
+        "slow": {
+            "type": "OS::Heat::TestResource",
+            "properties": {"action_wait_secs": {"create": 600}},
+        }
+    },
+}
+
+
+def test_a_restart_after_a_crash_resets_the_stack_the_dead_engine_left_at_once(
+    tmp_path: Path,
+) -> None:
+    state_dir = tmp_path / "state"
+    crashed, url = start_all_in_one(state_dir, tmp_path / "crashed.log")
+    try:
+        stack_id = call(f"{url}/stacks", {"stack_name": "web", "template": LONG_CREATE})["stack"][
+            "id"
+        ]
+        deadline = time.monotonic() + 30
+        while (
+            call(f"{url}/stacks/web/{stack_id}/resources")["resources"][0]["resource_status"]
+            != "CREATE_IN_PROGRESS"
+            and time.monotonic() < deadline
+        ):
+            time.sleep(0.1)
+    finally:
+        killed(crashed)
+
+    restarted, url = start_all_in_one(state_dir, tmp_path / "restarted.log")
+    try:
+        stack = call(f"{url}/stacks/web/{stack_id}")["stack"]
+    finally:
+        restarted.send_signal(signal.SIGTERM)
+        restarted.wait(timeout=30)
+        killed(restarted)
+
+    assert (stack["stack_status"], stack["stack_status_reason"]) == (
+        "CREATE_FAILED",
+        RESET_REASON,
+    )
+    assert (
+        f"Stack web ({stack_id}) was left IN_PROGRESS by an earlier run: reset to FAILED"
+        in (tmp_path / "restarted.log").read_text()
+    )

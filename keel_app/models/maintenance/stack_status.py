@@ -79,17 +79,16 @@ def _reset_one(session: Session, stack_id: str) -> None:
     )
 
 
-def in_progress_root_stacks(database: Database) -> list[str]:
-    """The live top-level stacks whose status is IN_PROGRESS, oldest first."""
+def in_progress_root_stacks(database: Database) -> list[tuple[str, str]]:
+    """The id and name of the live top-level stacks whose status is IN_PROGRESS, oldest first."""
     with database.transaction() as session:
-        return list(
-            session.scalars(
-                sa.select(Stack.id)
-                .where(
-                    Stack.owner_id.is_(None),
-                    Stack.deleted_at.is_(None),
-                    Stack.status == "IN_PROGRESS",
-                )
-                .order_by(Stack.created_at)
+        rows = session.execute(
+            sa.select(Stack.id, Stack.name)
+            .where(
+                Stack.owner_id.is_(None),
+                Stack.deleted_at.is_(None),
+                Stack.status == "IN_PROGRESS",
             )
+            .order_by(Stack.created_at)
         )
+        return [(stack_id, name) for stack_id, name in rows]
