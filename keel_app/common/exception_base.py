@@ -39,6 +39,10 @@ class HeatException(Exception):
     # Heat's templates are lazily translated strings, which fall back to their own
     # text when formatting leaves them empty; the user then sees the bare template.
     empty_message_shows_template = True
+    # Set on an error rebuilt from an RPC failure: the text the server sent, which is
+    # what it prints, while ``message`` is formatted anew from the keywords it carried
+    # (as Heat's rebuilt errors are, and what heat-api's fault body shows).
+    remote_text: str | None = None
 
     def __init__(self, **kwargs: Any) -> None:
         self.kwargs = kwargs
@@ -58,7 +62,7 @@ class HeatException(Exception):
             self.message = f"HEAT-E{self.error_code} {self.message}"
 
     def __str__(self) -> str:
-        return self.message
+        return self.message if self.remote_text is None else self.remote_text
 
     def __deepcopy__(self, memo: dict[int, Any]) -> HeatException:
         return self.__class__(**self.kwargs)

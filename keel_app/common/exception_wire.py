@@ -112,9 +112,10 @@ def error_from_failure(
     except TypeError:
         return RemoteError(name, message, trace)
     if isinstance(error, HeatException) and message is not None:
-        # Rebuilding from kwargs re-formats messages that were formatted already
-        # (errors with a path); the text the server sent is the one to show, which is
-        # what oslo's rebuilt exceptions print too.
-        error.message = message
+        # Rebuilding from kwargs formats again what was formatted already (an error
+        # with a path repeats its separators: "Property error: : resources.a: : bad").
+        # Like oslo's rebuilt errors, this one prints the text the server sent and
+        # keeps the re-formatted message, which heat-api's fault body shows.
+        error.remote_text = message
     error.remote_traceback = trace  # type: ignore[attr-defined]
     return error

@@ -52,3 +52,15 @@ def test_heat_error_its_class_cannot_rebuild_is_a_remote_error() -> None:
         "ResourceFailure",
         "ValueError: bad value",
     )
+
+
+def test_error_with_a_path_prints_the_sent_text_and_reformats_its_message() -> None:
+    sent = exception.StackValidationFailed(
+        error="Property error", path=["resources", "v", "properties"], message="bad"
+    )
+
+    with pytest.raises(exception.StackValidationFailed) as raised:
+        reply.outcome(reply.failure_reply(sent))
+
+    assert str(raised.value) == "Property error: resources.v.properties: bad"
+    assert raised.value.message == "Property error: : resources.v.properties: : bad"
