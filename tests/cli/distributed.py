@@ -36,7 +36,12 @@ Credentials = dict[str, str]
 
 
 def write_conf(
-    directory: Path, keystone: Keystone, database_url: str, vhost_url: str, defaults: str
+    directory: Path,
+    keystone: Keystone,
+    database_url: str,
+    vhost_url: str,
+    defaults: str,
+    authtoken: str = "",
 ) -> Path:
     api_port, cfn_port = free_port(HOST), free_port(HOST)
     # The catalog's Heat endpoints name other ports: the URLs handed to servers (signal
@@ -50,6 +55,7 @@ def write_conf(
         f"{defaults}"
     )
     text = keystone.heat_conf().replace("[DEFAULT]\n", f"[DEFAULT]\n{own_defaults}", 1)
+    text = text.replace("[keystone_authtoken]\n", f"[keystone_authtoken]\n{authtoken}", 1)
     text += (
         f"\n[database]\nconnection = {database_url}\n"
         f"[heat_api]\nbind_host = {HOST}\nbind_port = {api_port}\n"
@@ -126,16 +132,18 @@ def wait_for_http(url: str, process: subprocess.Popen[bytes], timeout: float = 6
 
 @contextlib.contextmanager
 def behind_keystone(
-    directory: Path, keystone: Keystone, defaults: str = ""
+    directory: Path, keystone: Keystone, defaults: str = "", authtoken: str = ""
 ) -> Iterator[tuple[Credentials, Credentials]]:
-    """The deployment running; the credentials of a project member, and of the admin."""
+    """The deployment running; the credentials of a project member, and of the admin.
+    ``defaults`` and ``authtoken`` are lines added to heat.conf's [DEFAULT] and
+    [keystone_authtoken] sections."""
     with (
         fleet.rabbit_vhost() as vhost_url,
         fleet.broker(vhost_url),
         databases.fresh_database("mysql", directory) as database_url,
     ):
         migrated_database(database_url).dispose()
-        conf_path = write_conf(directory, keystone, database_url, vhost_url, defaults)
+        conf_path = write_conf(directory, keystone, database_url, vhost_url, defaults, authtoken)
         workers = fleet.Fleet(conf_path, vhost_url, directory)
         workers.start(1)
         port = api_port(conf_path)
