@@ -6,6 +6,7 @@ complete."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,16 +18,21 @@ import sqlalchemy as sa
 from keel_app.common.context import RequestContext
 from keel_app.compat_oslo import caller
 from keel_app.engine.settings import EngineSettings
+from keel_app.models import RawTemplate
+from keel_app.models import Stack as StackRow
 from keel_app.models.database import Database
 from keel_app.models.service import Service
+from keel_app.models.template import RawTemplateFiles
 from keel_app.tasks.dispatcher import CeleryDispatcher
-from tests import fleet
+from tests import fleet, oracle
 from tests.compat_oslo import deployment
 from tests.compat_oslo.test_bridge import CONTEXT
 
 pytestmark = pytest.mark.oracle
 
 HEAT_HOST = "heat-mixed-host"
+# keel-bridge's host (deployment.write_bridge_conf): its engine.<host> queue.
+BRIDGE_HOST = "bridge-host"
 # Heat's engine stores the caller's password instead of asking Keystone for a trust.
 MIXED_CONTEXT = {**CONTEXT, "password": "secret-of-bridger"}
 TEMPLATE = {
@@ -144,3 +150,208 @@ def test_stacks_served_by_both_kinds_of_engine_complete(mixed):
         ("three", "COMPLETE"),
         ("two", "COMPLETE"),
     ]
+
+
+def call_on(mixed: dict[str, Any], host: str, method: str, version: str, **kwargs: Any) -> Any:
+    """One engine call sent to one engine's own queue (engine.<host>), as Heat's client
+    builds it; the answer or the error the client raised."""
+    return mixed["peer"].request(
+        raw=True,
+        topic="engine",
+        server=host,
+        version=version,
+        method=method,
+        kwargs=kwargs,
+        context=MIXED_CONTEXT,
+        timeout=60,
+    )
+
+
+# A nested stack's template as a Heat engine stores it before asking for the create
+# (StackResource._stack_kwargs: Template.store of the child's parsed template).
+STORE_AS_HEAT_DOES = """
+import json, logging, sys
+logging.disable(logging.CRITICAL)
+from oslo_config import cfg
+cfg.CONF([], project="heat", default_config_files=[])
+from heat.db import api  # registers [database]
+from heat.common import context
+from heat.engine import environment, resources, template
+cfg.CONF.set_override("connection", sys.argv[1], group="database")
+resources.initialise()
+document, files, env = json.loads(sys.argv[2])
+stored = template.Template(document, files=files, env=environment.Environment(env))
+print(json.dumps(stored.store(context.get_admin_context())))
+"""
+NESTED_TEMPLATE = {
+    "heat_template_version": "2018-08-31",
+    "parameters": {"greeting": {"type": "string"}},
+    "resources": {
+        "said": {
+            "type": "OS::Heat::Value",
+            "properties": {
+                "value": {"list_join": [" ", [{"get_param": "greeting"}, {"get_file": "who"}]]}
+            },
+        }
+    },
+    "outputs": {"said": {"value": {"get_attr": ["said", "value"]}}},
+}
+NESTED_FILES = {"who": "world"}
+NESTED_ENVIRONMENT = {"parameters": {"greeting": "hello"}}
+
+
+def store_nested_template(mixed: dict[str, Any]) -> int:
+    stored = oracle.run_json(
+        STORE_AS_HEAT_DOES,
+        mixed["database_url"],
+        json.dumps([NESTED_TEMPLATE, NESTED_FILES, NESTED_ENVIRONMENT]),
+    )
+    return int(stored)
+
+
+def wait_for_state(mixed: dict[str, Any], identity: dict[str, Any], state: str) -> dict:
+    deadline = time.monotonic() + 120
+    shown: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        (shown,) = request(mixed, "show_stack", stack_identity=identity, resolve_outputs=True)
+        if f"{shown['stack_action']}_{shown['stack_status']}" == state:
+            return shown
+        time.sleep(0.5)
+    raise AssertionError(f"{identity['stack_name']} never reached {state}: {shown}")
+
+
+def stored_rows(mixed: dict[str, Any], stack_id: str) -> dict[str, Any]:
+    """What a nested create left in the database: the stack row's fields and its
+    template row's."""
+    database = Database(mixed["database_url"])
+    try:
+        with database.transaction() as session:
+            row = session.get(StackRow, stack_id)
+            assert row is not None
+            template = session.get(RawTemplate, row.raw_template_id)
+            assert template is not None
+            files = None
+            if template.files_id is not None:
+                files = session.get(RawTemplateFiles, template.files_id)
+            return {
+                "raw_template_id": row.raw_template_id,
+                "owner_id": row.owner_id,
+                "nested_depth": row.nested_depth,
+                "user_creds_id": row.user_creds_id,
+                "stack_user_project_id": row.stack_user_project_id,
+                "parent_resource_name": row.parent_resource_name,
+                "tenant": row.tenant,
+                "username": row.username,
+                "timeout": row.timeout,
+                "disable_rollback": row.disable_rollback,
+                "convergence": row.convergence,
+                "prev_raw_template_id": row.prev_raw_template_id,
+                "template": template.template,
+                "environment": template.environment,
+                "files": files.files if files is not None else None,
+            }
+    finally:
+        database.dispose()
+
+
+def templates_stored(mixed: dict[str, Any]) -> int:
+    engine = sa.create_engine(mixed["database_url"], poolclass=sa.NullPool)
+    try:
+        with engine.connect() as connection:
+            return int(connection.scalar(sa.select(sa.func.count(RawTemplate.id))) or 0)
+    finally:
+        engine.dispose()
+
+
+def create_nested_on(
+    mixed: dict[str, Any], host: str, parent: dict[str, Any], name: str
+) -> tuple[dict[str, Any], int]:
+    """Heat's StackResource.create_with_template, sent to the engine on ``host``: the
+    nested stack's identity and the raw_template row it was created from."""
+    parent_row = stored_rows(mixed, parent["stack_id"])
+    template_id = store_nested_template(mixed)
+    answer = call_on(
+        mixed,
+        host,
+        "create_stack",
+        "1.36",
+        stack_name=name,
+        template=None,
+        params=None,
+        files=None,
+        environment_files=None,
+        files_container=None,
+        args={"timeout_mins": 7, "disable_rollback": True, "adopt_stack_data": None},
+        owner_id=parent["stack_id"],
+        nested_depth=1,
+        user_creds_id=parent_row["user_creds_id"],
+        stack_user_project_id="stack-user-project",
+        parent_resource_name="inner",
+        template_id=template_id,
+    )
+    assert "error" not in answer, answer
+    return answer["result"], template_id
+
+
+def test_a_heat_engines_nested_create_from_a_stored_template_is_served_as_heat_serves_it(
+    mixed,
+):
+    parent = request(
+        mixed,
+        "create_stack",
+        stack_name="nesting-parent",
+        template=TEMPLATE,
+        params={},
+        files={},
+        args={"disable_rollback": True},
+    )
+    wait_for_state(mixed, parent, "CREATE_COMPLETE")
+    created = {}
+    for host in (HEAT_HOST, BRIDGE_HOST):
+        before = templates_stored(mixed)
+        identity, template_id = create_nested_on(mixed, host, parent, f"nesting-inner-{host}")
+        shown = wait_for_state(mixed, identity, "CREATE_COMPLETE")
+        rows = stored_rows(mixed, identity["stack_id"])
+        # The stored template is the nested stack's own: no other row was written.
+        assert rows.pop("raw_template_id") == template_id
+        created[host] = {
+            "identity": {**identity, "stack_id": None},
+            "outputs": shown["outputs"],
+            "parent": shown["parent"],
+            "rows": rows,
+            "templates_stored": templates_stored(mixed) - before,
+        }
+
+    assert created[BRIDGE_HOST] == {
+        **created[HEAT_HOST],
+        "identity": {
+            **created[HEAT_HOST]["identity"],
+            "stack_name": f"nesting-inner-{BRIDGE_HOST}",
+        },
+    }
+    bridge = created[BRIDGE_HOST]
+    assert (bridge["outputs"], bridge["parent"], bridge["templates_stored"]) == (
+        [
+            {
+                "output_key": "said",
+                "output_value": "hello world",
+                "description": "No description given",
+            }
+        ],
+        parent["stack_id"],
+        1,
+    )
+    assert {
+        key: bridge["rows"][key]
+        for key in ("owner_id", "nested_depth", "stack_user_project_id", "parent_resource_name")
+    } == {
+        "owner_id": parent["stack_id"],
+        "nested_depth": 1,
+        "stack_user_project_id": "stack-user-project",
+        "parent_resource_name": "inner",
+    }
+    assert (bridge["rows"]["template"], bridge["rows"]["files"], bridge["rows"]["timeout"]) == (
+        NESTED_TEMPLATE,
+        NESTED_FILES,
+        7,
+    )

@@ -58,11 +58,12 @@ def test_foreign_tenant_is_invalid_tenant(local_client, context, identity) -> No
     assert http_error_for(type(raised.value)).code == 403
 
 
-def test_argument_not_served_yet_is_not_supported(local_client, context) -> None:
-    with pytest.raises(exception.NotSupported) as raised:
-        local_client._create_stack(context, "web", TEMPLATE, ENVIRONMENT, {}, {}, template_id=7)
+def test_create_from_a_missing_stored_template_is_not_found(local_client, context) -> None:
+    with pytest.raises(exception.NotFound) as raised:
+        local_client._create_stack(context, "web", None, None, None, {}, template_id=987654)
 
-    assert str(raised.value) == "The template_id argument of create_stack is not supported."
+    assert type(raised.value) is exception.NotFound
+    assert str(raised.value) == "raw template with id 987654 not found"
 
 
 def test_stray_argument_is_a_type_error(local_client, context) -> None:

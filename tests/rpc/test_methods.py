@@ -13,10 +13,7 @@ from keel_app.rpc.contract import HEAT_ENGINE_API
 
 # Heat's arguments that today's service functions do not take; each is dropped when it
 # is None and refused otherwise.
-UNSERVED = {
-    # Heat's own engine sends it only for stacks it stores itself.
-    "create_stack": ("template_id",),
-}
+UNSERVED: dict[str, tuple[str, ...]] = {}
 
 
 @pytest.mark.parametrize("method", sorted(methods.METHODS))
@@ -38,17 +35,25 @@ def test_unserved_arguments_are_the_known_ones(method: str) -> None:
     assert methods.unserved_arguments(method) == UNSERVED.get(method, ())
 
 
-def test_unserved_argument_of_none_is_dropped() -> None:
-    keywords = methods.service_keywords("create_stack", {"stack_name": "web", "template_id": None})
+def _serve_get_template_without_stack_identity(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Stands for a service function that does not take one of Heat's arguments yet.
+    entry = methods.ServiceFunction("stacks:identify_stack")
+    monkeypatch.setitem(methods.METHODS, "get_template", entry)
 
-    assert keywords == {"stack_name": "web"}
+
+def test_unserved_argument_of_none_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    _serve_get_template_without_stack_identity(monkeypatch)
+
+    assert methods.service_keywords("get_template", {"stack_identity": None}) == {}
 
 
-def test_unserved_argument_with_a_value_is_refused() -> None:
+def test_unserved_argument_with_a_value_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    _serve_get_template_without_stack_identity(monkeypatch)
+
     with pytest.raises(exception.NotSupported) as raised:
-        methods.service_keywords("create_stack", {"stack_name": "web", "template_id": 7})
+        methods.service_keywords("get_template", {"stack_identity": {"stack_id": "x"}})
 
-    assert str(raised.value) == "The template_id argument of create_stack is not supported."
+    assert str(raised.value) == "The stack_identity argument of get_template is not supported."
 
 
 def test_a_function_only_keyword_is_not_reachable_from_a_message() -> None:

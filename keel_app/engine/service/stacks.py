@@ -145,20 +145,32 @@ def parse_and_validate_stack(
     settings: EngineSettings,
     database: Database,
     stack_name: str,
-    template: Mapping[str, Any],
-    params: dict[str, Any],
+    template: Mapping[str, Any] | None,
+    params: dict[str, Any] | None,
     files: dict[str, Any] | None,
     args: Mapping[str, Any],
     environment_files: list[str] | None = None,
+    template_id: int | None = None,
     **stack_options: Any,
 ) -> Stack:
-    """Heat's ``_parse_template_and_validate_stack``: the new stack, validated."""
+    """Heat's ``_parse_template_and_validate_stack``: the new stack, validated.
+
+    With ``template_id`` (a Heat engine creating a nested stack) the template, its
+    environment and its files are those of that stored ``raw_template`` row, which the
+    new stack then keeps as its own.
+    """
     options = extract_args(args)
-    stack_adopt.adopt_parameters(settings, options, params)
+    stack_adopt.adopt_parameters(settings, options, params if params is not None else {})
     limits = settings.template_limits
-    tmpl = Template(dict(template), files=files, limits=limits)
-    merge_environments(environment_files, files, params, tmpl.all_param_schemata(files))
-    tmpl.env = Environment(params)
+    if template_id is not None:
+        tmpl = load_template(
+            database, template_id, limits, encryption_key=settings.auth_encryption_key
+        )
+    else:
+        assert template is not None and params is not None
+        tmpl = Template(dict(template), files=files, limits=limits)
+        merge_environments(environment_files, files, params, tmpl.all_param_schemata(files))
+        tmpl.env = Environment(params)
     _validate_new_stack(context, settings, database, stack_name, tmpl)
     stack = Stack(
         context,
@@ -199,8 +211,8 @@ def create_stack(
     dispatcher: Any,
     *,
     stack_name: str,
-    template: Mapping[str, Any],
-    params: dict[str, Any],
+    template: Mapping[str, Any] | None,
+    params: dict[str, Any] | None,
     files: dict[str, Any] | None,
     args: Mapping[str, Any],
     environment_files: list[str] | None = None,
@@ -210,9 +222,11 @@ def create_stack(
     user_creds_id: int | None = None,
     stack_user_project_id: str | None = None,
     parent_resource_name: str | None = None,
+    template_id: int | None = None,
 ) -> dict[str, str]:
     """Store a new stack and start its CREATE traversal; its identifier."""
-    files = with_container_files(context, settings, files_container, files)
+    if template_id is None:
+        files = with_container_files(context, settings, files_container, files)
     stack = parse_and_validate_stack(
         context,
         settings,
@@ -223,6 +237,7 @@ def create_stack(
         files,
         args,
         environment_files,
+        template_id,
         owner_id=owner_id,
         nested_depth=nested_depth,
         user_creds_id=user_creds_id,
