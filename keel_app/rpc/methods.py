@@ -104,6 +104,7 @@ METHODS: dict[str, ServiceFunction] = {
         "software_deployments:signal_software_deployment"
     ),
     "list_services": ServiceFunction("services:list_services"),
+    "authenticated_to_backend": ServiceFunction("backend_auth:authenticated_to_backend"),
 }
 
 

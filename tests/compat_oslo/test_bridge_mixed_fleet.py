@@ -355,3 +355,17 @@ def test_a_heat_engines_nested_create_from_a_stored_template_is_served_as_heat_s
         NESTED_FILES,
         7,
     )
+
+
+def test_authenticated_to_backend_answers_as_heats_engine(mixed):
+    answers = {
+        host: call_on(mixed, host, "authenticated_to_backend", "1.0")
+        for host in (HEAT_HOST, BRIDGE_HOST)
+    }
+
+    assert answers[BRIDGE_HOST] == answers[HEAT_HOST]
+    # Heat's default client backend has no such check: the call fails in every engine.
+    assert (answers[BRIDGE_HOST]["error"]["type"], answers[BRIDGE_HOST]["error"]["message"]) == (
+        "AttributeError",
+        "'OpenStackClients' object has no attribute 'authenticated'",
+    )
