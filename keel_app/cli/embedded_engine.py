@@ -24,6 +24,7 @@ from keel_app.clients.stack_domain import require_stack_domain
 from keel_app.common import config
 from keel_app.engine.background_queue import BackgroundQueue
 from keel_app.engine.convergence.worker import Worker
+from keel_app.engine.environment import global_environment
 from keel_app.engine.settings import EngineSettings, from_conf
 from keel_app.models import migration
 from keel_app.models.database import Database
@@ -87,6 +88,7 @@ def start(conf: cfg.ConfigOpts, threads: int = DEFAULT_THREADS) -> EmbeddedEngin
         LOG.warning(
             "Stack %s (%s) was left IN_PROGRESS by an earlier run: reset to FAILED", name, stack_id
         )
+    global_environment.initialise(conf.environment_dir, conf.template_dir)
     queue = BackgroundQueue(settings.engine_id, threads)
     queue.start(Worker(database, settings, queue).handle)
     heartbeat = Heartbeat(database, settings, conf.periodic_interval)

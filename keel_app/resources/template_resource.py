@@ -104,6 +104,8 @@ class TemplateResource(StackResource):
                 "properties_schema": properties,
                 "attributes_schema": attributes,
                 "__doc__": template.t.get(template.DESCRIPTION),
+                # What the resource type APIs show: the template's description.
+                "type_description": template.t.get(template.DESCRIPTION),
             },
         )
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from keel_app.common import config
 from keel_app.engine import notification
+from keel_app.engine.environment import global_environment
 from keel_app.engine.settings import EngineSettings, from_conf
 from keel_app.models.database import Database
 
@@ -38,6 +39,7 @@ def build(conf: Any, engine_id: str | None = None) -> WorkerRuntime:
     from keel_app.compat_oslo import caller, notifier
     from keel_app.tasks.dispatcher import CeleryDispatcher
 
+    global_environment.initialise(conf.environment_dir, conf.template_dir)
     settings = from_conf(conf, engine_id=engine_id)
     database = Database.from_conf(conf)
     dispatcher = CeleryDispatcher(settings, database, caller.heat_engine_asker(conf))

@@ -340,6 +340,16 @@ def test_resource_types_list_and_show(cli: Cli) -> None:
     assert "length:" in shown
 
 
+def test_resource_types_list_long_and_show_the_global_template_types(cli: Cli) -> None:
+    described = cli.json("orchestration", "resource", "type", "list", "--long")
+    shown = cli.run("orchestration", "resource", "type", "show", "AWS::CloudWatch::Alarm").stdout
+
+    descriptions = {row["Resource Type"]: row["Description"] for row in described}
+    assert descriptions["AWS::CloudWatch::Alarm"] == "AWS::CloudWatch::Alarm using Aodh."
+    assert descriptions["AWS::RDS::DBInstance"] == "Builtin AWS::RDS::DBInstance"
+    assert "ComparisonOperator:" in shown
+
+
 def test_service_list_shows_the_engine(cli: Cli) -> None:
     services = cli.json("orchestration", "service", "list", admin=True)
 

@@ -8,6 +8,7 @@ from keel_app.engine.environment.environment import Environment, get_child_envir
 from keel_app.engine.environment.files import TemplateFiles
 from keel_app.engine.environment.global_environment import (
     PACKAGED_ENVIRONMENT_DIR,
+    PACKAGED_TEMPLATE_DIR,
     build_global_environment,
     global_env,
     initialise,
@@ -32,6 +33,7 @@ from keel_app.engine.environment.resource_info import (
 __all__ = [
     "HOOK_TYPES",
     "PACKAGED_ENVIRONMENT_DIR",
+    "PACKAGED_TEMPLATE_DIR",
     "RESTRICTED_ACTIONS",
     "ClassResourceInfo",
     "Environment",

@@ -8,9 +8,13 @@ Plugins are found through entry points only (``pyproject.toml``):
   (it also generates their per-template classes and fetches their templates).
 
 Then every file of the environment directory (Heat's ``environment_dir`` option) is
-read as an environment, in name order. The directory is always passed in: the
-engine reads no configuration. The files Heat ships there are package data here
-(``PACKAGED_ENVIRONMENT_DIR``), used when no directory is given.
+read as an environment, in name order. The directories are always passed in: the
+engine reads no configuration. What Heat installs in ``/etc/heat`` is package data
+here: the environment files (``PACKAGED_ENVIRONMENT_DIR``) and the templates they map
+types to (``PACKAGED_TEMPLATE_DIR``). A process reads the operator's directories
+(``environment_dir``, ``template_dir``) when they exist, and the packaged copies
+otherwise: the shipped files name ``file:///etc/heat/templates/...``, and those URLs
+are then read from the packaged templates.
 """
 
 from __future__ import annotations
@@ -31,8 +35,13 @@ EVENT_SINKS_GROUP = "openkeel.event_sinks"
 TEMPLATE_RESOURCES_GROUP = "openkeel.template_resources"
 
 PACKAGED_ENVIRONMENT_DIR = Path(__file__).parent / "data" / "environment.d"
+PACKAGED_TEMPLATE_DIR = Path(__file__).parent / "data" / "templates"
+# Heat's defaults for environment_dir and template_dir; the shipped files name the latter.
+HEAT_ENVIRONMENT_DIR = "/etc/heat/environment.d"
+HEAT_TEMPLATE_DIR = "/etc/heat/templates"
 
 _global_environment: Environment | None = None
+_built_from: tuple[str, str] | None = None
 
 
 def read_global_environment(env: Environment, environment_dir: str | Path) -> None:
@@ -78,13 +87,19 @@ def build_global_environment(
     resource_classes: Iterable[tuple[str, Any]] | None = None,
     event_sink_classes: Iterable[tuple[str, Any]] | None = None,
     template_resource_class: Any = None,
+    template_dir: str | Path = HEAT_TEMPLATE_DIR,
 ) -> Environment:
     """A new global environment.
 
     Each plugin kind not given is read from its entry point group;
-    ``environment_dir=None`` reads no environment files.
+    ``environment_dir=None`` reads no environment files. Templates that file URLs place
+    in ``template_dir`` (or in Heat's default one) are read from the packaged copies
+    when that directory does not exist.
     """
     env = Environment({}, user_env=False)
+    for named_dir in {str(template_dir), HEAT_TEMPLATE_DIR}:
+        if not Path(named_dir).is_dir():
+            env.registry.read_templates_from(named_dir, PACKAGED_TEMPLATE_DIR)
     if event_sink_classes is None:
         event_sink_classes = _entry_point_plugins(EVENT_SINKS_GROUP)
     for name, sink_class in event_sink_classes:
@@ -103,15 +118,25 @@ def build_global_environment(
     return env
 
 
-def initialise(environment_dir: str | Path | None = PACKAGED_ENVIRONMENT_DIR) -> Environment:
-    """Build the process's global environment (once) and return it."""
-    global _global_environment
-    if _global_environment is None:
-        _global_environment = build_global_environment(environment_dir)
+def initialise(
+    environment_dir: str | Path = HEAT_ENVIRONMENT_DIR, template_dir: str | Path = HEAT_TEMPLATE_DIR
+) -> Environment:
+    """The process's global environment, from heat.conf's ``environment_dir`` and
+    ``template_dir``: built on first use, and again when the directories change."""
+    global _global_environment, _built_from
+    wanted = (str(environment_dir), str(template_dir))
+    if _global_environment is None or _built_from != wanted:
+        # Heat's glob finds nothing in a missing directory; here the shipped files stand in.
+        read_dir = environment_dir if Path(environment_dir).is_dir() else PACKAGED_ENVIRONMENT_DIR
+        _global_environment = build_global_environment(read_dir, template_dir=template_dir)
         _global_environment.registry.log_resource_info(show_all=True)
+        _built_from = wanted
     return _global_environment
 
 
 def global_env() -> Environment:
-    """The process's global environment, built from the packaged directory if not yet built."""
+    """The process's global environment, built from Heat's default directories if not yet
+    built (the packaged copies where they do not exist)."""
+    if _global_environment is not None:
+        return _global_environment
     return initialise()

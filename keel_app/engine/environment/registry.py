@@ -12,7 +12,10 @@ import fnmatch
 import itertools
 import logging
 import re
+import urllib.parse
+import urllib.request
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from keel_app.common.exception import EntityNotFound, Invalid, StackValidationFailed
@@ -47,6 +50,8 @@ class ResourceRegistry:
         self.global_registry = global_registry
         self.param_defaults = param_defaults
         self._template_resource_class: Any = None
+        # Directories the operator's file URLs name -> where their templates are read.
+        self._template_dirs: dict[str, Path] = {}
 
     # Loading
 
@@ -61,6 +66,22 @@ class ResourceRegistry:
     def register_template_resource_class(self, template_resource_class: Any) -> None:
         """The plugin class that every template resource is an instance of."""
         self._template_resource_class = template_resource_class
+
+    def read_templates_from(self, named_dir: str | Path, actual_dir: Path) -> None:
+        """Read the templates that file URLs place in ``named_dir`` from ``actual_dir``."""
+        self._template_dirs[str(named_dir).rstrip("/")] = actual_dir
+
+    def template_location(self, url: str) -> str:
+        """The URL a template entry's text is fetched from: ``url`` itself, unless it is a
+        file URL into a directory that is read from elsewhere."""
+        parsed = urllib.parse.urlparse(url)
+        if parsed.scheme != "file":
+            return url
+        path = Path(urllib.request.url2pathname(parsed.path))
+        actual_dir = self._template_dirs.get(str(path.parent))
+        if actual_dir is None:
+            return url
+        return (actual_dir / path.name).as_uri()
 
     def template_resource_class(self) -> Any:
         if self._template_resource_class is not None:

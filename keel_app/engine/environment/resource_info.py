@@ -198,7 +198,8 @@ class TemplateResourceInfo(ResourceInfo):
         if files and self.template_name in files:
             return files[self.template_name]
         template_class = self.registry.template_resource_class()
-        return template_class.get_template_file(self.template_name, self.allowed_schemes())
+        location = self.registry.template_location(self.template_name)
+        return template_class.get_template_file(location, self.allowed_schemes())
 
     def get_class(self, files: Any = None) -> Any:
         data = self.template_data(files)

@@ -27,6 +27,10 @@ CFN_TYPES = {
     Schema.BOOLEAN: "Boolean",
     Schema.MAP: "Json",
     Schema.LIST: "CommaDelimitedList",
+    # Heat has no parameter type for an Any property and answers 500 (a KeyError): a
+    # listed type must be showable, so it becomes Json, Heat's own fallback when it maps
+    # parameter types to property types (docs/divergences.md).
+    Schema.ANY: "Json",
 }
 HOT_TYPES = {
     Schema.INTEGER: "number",
@@ -35,6 +39,7 @@ HOT_TYPES = {
     Schema.BOOLEAN: "boolean",
     Schema.MAP: "json",
     Schema.LIST: "comma_delimited_list",
+    Schema.ANY: "json",
 }
 
 

@@ -7,9 +7,12 @@ import pytest
 
 from keel_app.engine.environment import (
     PACKAGED_ENVIRONMENT_DIR,
+    PACKAGED_TEMPLATE_DIR,
     Environment,
     TemplateResourceInfo,
+    build_global_environment,
     global_env,
+    global_environment,
 )
 from tests.engine.environment.plugins import (
     RESOURCE_CLASSES,
@@ -70,3 +73,74 @@ def test_process_global_environment_is_built_once() -> None:
     assert first is global_env()
     assert first.registry._registry["OS::Metering::Alarm"].value == "OS::Aodh::Alarm"
     assert Environment({}).global_env is first
+
+
+@pytest.fixture
+def process_global_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process's global environment is put back as it was after the test."""
+    monkeypatch.setattr(global_environment, "_global_environment", None)
+    monkeypatch.setattr(global_environment, "_built_from", None)
+
+
+ALARM_TEMPLATE = """\
+HeatTemplateFormatVersion: '2012-12-12'
+Description: the operator's alarm
+Parameters:
+  Site: {Type: String}
+"""
+
+
+def _alarm_parameters(env: Environment) -> list[str]:
+    return sorted(env.get_class("AWS::CloudWatch::Alarm").properties_schema)
+
+
+@pytest.mark.usefixtures("process_global_environment")
+def test_an_operators_environment_directory_is_read(tmp_path: Path) -> None:
+    (tmp_path / "site.yaml").write_text('resource_registry: {"My::T": "OS::Heat::None"}\n')
+
+    env = global_environment.initialise(tmp_path, tmp_path / "templates")
+
+    assert env.registry._registry["My::T"].value == "OS::Heat::None"
+    assert "AWS::CloudWatch::Alarm" not in env.registry._registry
+    assert global_env() is env
+
+
+@pytest.mark.usefixtures("process_global_environment")
+def test_without_the_operators_directories_the_packaged_copies_are_read(tmp_path: Path) -> None:
+    env = global_environment.initialise(tmp_path / "no-env.d", tmp_path / "no-templates")
+
+    assert env.registry._registry["OS::Metering::Alarm"].value == "OS::Aodh::Alarm"
+    assert "Threshold" in _alarm_parameters(env)
+    assert env.get_class("AWS::RDS::DBInstance").getdoc() == "Builtin AWS::RDS::DBInstance"
+
+
+def test_templates_in_an_operators_template_directory_are_read_from_it(tmp_path: Path) -> None:
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "AWS_CloudWatch_Alarm.yaml").write_text(ALARM_TEMPLATE)
+    (tmp_path / "env.d").mkdir()
+    (tmp_path / "env.d" / "alarm.yaml").write_text(
+        f'resource_registry: {{"AWS::CloudWatch::Alarm": "{templates.as_uri()}/'
+        'AWS_CloudWatch_Alarm.yaml"}\n'
+    )
+
+    env = build_global_environment(tmp_path / "env.d", template_dir=templates)
+
+    assert _alarm_parameters(env) == ["Site"]
+
+
+def test_a_missing_template_directory_is_read_from_the_packaged_copies(tmp_path: Path) -> None:
+    missing = tmp_path / "templates"
+    (tmp_path / "env.d").mkdir()
+    (tmp_path / "env.d" / "alarm.yaml").write_text(
+        f'resource_registry: {{"AWS::CloudWatch::Alarm": "{missing.as_uri()}/'
+        'AWS_CloudWatch_Alarm.yaml"}\n'
+    )
+
+    env = build_global_environment(tmp_path / "env.d", template_dir=missing)
+
+    assert "Threshold" in _alarm_parameters(env)
+    assert [path.name for path in sorted(PACKAGED_TEMPLATE_DIR.iterdir())] == [
+        "AWS_CloudWatch_Alarm.yaml",
+        "AWS_RDS_DBInstance.yaml",
+    ]

@@ -141,13 +141,13 @@ def test_template_resource_reads_files_before_fetching(global_env: Environment) 
 
 def test_template_fetch_schemes_depend_on_who_registered_it(global_env: Environment) -> None:
     TemplateResource.fetched.clear()
-    global_env.registry.load({"AWS::Thing": "file:///etc/heat/templates/thing.yaml"})
+    global_env.registry.load({"AWS::Thing": "file:///srv/templates/thing.yaml"})
     env = user_env(global_env, {"My::Remote": "https://example.com/remote.yaml"})
     assert env.get_class("My::Remote").template_data == "fetched https://example.com/remote.yaml"
     env.get_class("AWS::Thing")
     assert TemplateResource.fetched == [
         ("https://example.com/remote.yaml", ("http", "https")),
-        ("file:///etc/heat/templates/thing.yaml", ("file",)),
+        ("file:///srv/templates/thing.yaml", ("file",)),
     ]
 
 

@@ -4,10 +4,14 @@ made from a type, template versions and functions, and template validation."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from flask.testing import FlaskClient
 
+from keel_app.engine.resource.service_catalog import CLIENT_SERVICE_TYPES
+from keel_app.web import create_app
+from tests.web.conftest import heat_conf
 from tests.web.v1.conftest import HEADERS, v1
 
 JSON_HEADERS = {**HEADERS, "Content-Type": "application/json"}
@@ -177,3 +181,41 @@ def test_validation_reads_parameters_and_ignores_the_errors_named(client: FlaskC
     assert refused.get_json()["error"]["message"].startswith("HEAT-E99001 Service nova")
     assert ignored.status_code == 200
     assert ignored.get_json()["Parameters"]["size"]["Default"] == 1
+
+
+def _full_catalog_token() -> dict[str, Any]:
+    """A token whose catalog has an endpoint of every service a resource type may need."""
+    service_types = sorted({kind for kinds in CLIENT_SERVICE_TYPES.values() for kind in kinds})
+    catalog = [
+        {
+            "type": kind,
+            "name": kind,
+            "endpoints": [
+                {"interface": "public", "region": "RegionOne", "url": "http://x.invalid"}
+            ],
+        }
+        for kind in service_types
+    ]
+    return {"token": {"catalog": catalog, "roles": [{"name": "admin"}]}}
+
+
+def test_every_listed_type_is_shown_and_made_a_template(tmp_path: Path, engine_client: Any) -> None:
+    token = tmp_path / "token.json"
+    token.write_text(json.dumps(_full_catalog_token()))
+    conf = heat_conf(tmp_path, extra=f"[noauth]\ntoken_response = {token}\n")
+    client = create_app(
+        {"TESTING": True, "HEAT_CONF": conf, "ENGINE_CLIENT": engine_client}
+    ).test_client()
+
+    listed = client.get(v1("resource_types"), headers=HEADERS).get_json()["resource_types"]
+    answers = {
+        (type_name, suffix): client.get(v1(f"resource_types/{type_name}{suffix}"), headers=HEADERS)
+        for type_name in listed
+        for suffix in ("", "/template", "/template?template_type=hot")
+    }
+
+    assert {"AWS::CloudWatch::Alarm", "AWS::RDS::DBInstance", "OS::Heat::Value"} <= set(listed)
+    assert len(listed) > 100
+    assert {
+        key: answer.status_code for key, answer in answers.items() if answer.status_code != 200
+    } == {}
