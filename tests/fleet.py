@@ -65,11 +65,13 @@ def write_heat_conf(
     database_url: str,
     periodic_interval: int = 1,
     max_resources_per_stack: int = 1000,
+    transport_url: str | None = None,
 ) -> Path:
     path = directory / "heat.conf"
     path.write_text(
         "[DEFAULT]\n"
-        f"auth_encryption_key = {ENCRYPTION_KEY}\n"
+        + (f"transport_url = {transport_url}\n" if transport_url else "")
+        + f"auth_encryption_key = {ENCRYPTION_KEY}\n"
         f"periodic_interval = {periodic_interval}\n"
         f"max_resources_per_stack = {max_resources_per_stack}\n"
         "[database]\n"
@@ -81,16 +83,30 @@ def write_heat_conf(
 
 
 class Fleet:
-    """``keel-worker`` processes sharing one heat.conf and one broker."""
+    """``keel-worker`` processes sharing one heat.conf and one broker.
 
-    def __init__(self, conf_path: Path, broker_url: str, log_directory: Path):
+    The workers are told the broker by ``KEEL_BROKER_URL``, or, with
+    ``broker_from_heat_conf``, find it as an operator's do: heat.conf's transport_url.
+    """
+
+    def __init__(
+        self,
+        conf_path: Path,
+        broker_url: str,
+        log_directory: Path,
+        *,
+        broker_from_heat_conf: bool = False,
+    ):
         self.conf_path = conf_path
         self.broker_url = broker_url
         self.log_directory = log_directory
+        self.broker_from_heat_conf = broker_from_heat_conf
         self.processes: list[subprocess.Popen[bytes]] = []
 
     def start(self, count: int = 1, concurrency: int = 4) -> None:
         environment = {**os.environ, "KEEL_BROKER_URL": self.broker_url}
+        if self.broker_from_heat_conf:
+            del environment["KEEL_BROKER_URL"]
         for _ in range(count):
             log = open(self.log_directory / f"worker-{len(self.processes)}.log", "wb")  # noqa: SIM115
             self.processes.append(

@@ -2,11 +2,14 @@
 
 A real Flower process watches the broker while a real worker runs a stack created with a
 context that carries a token and a password; Flower's task API lists the convergence steps
-with their arguments, in which the credentials only appear sealed.
+with their arguments, in which the credentials only appear sealed. Workers send task events
+however they find their broker: told by ``KEEL_BROKER_URL``, or by heat.conf's transport_url
+as an operator starts them (``keel-worker --config-file heat.conf``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -23,6 +26,7 @@ import pytest
 from keel_app.engine.service import stacks as service
 from keel_app.tasks.context_wire import SEALED_KEY
 from keel_app.tasks.engine_rpc import engine_client
+from tests import fleet
 
 TOKEN = "token-of-alice"
 PASSWORD = "password-of-alice"
@@ -39,10 +43,11 @@ def _get(url: str) -> Any:
         return json.loads(answer.read())
 
 
-@pytest.fixture
-def flower(vhost_url: str, tmp_path: Path) -> Iterator[str]:
+@contextlib.contextmanager
+def running_flower(vhost_url: str, directory: Path) -> Iterator[str]:
+    """A real Flower on ``vhost_url``; the base URL of its HTTP API."""
     port = _free_port()
-    log = open(tmp_path / "flower.log", "wb")  # noqa: SIM115
+    log = open(directory / "flower.log", "wb")  # noqa: SIM115
     process = subprocess.Popen(
         [
             sys.executable,
@@ -75,6 +80,12 @@ def flower(vhost_url: str, tmp_path: Path) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+@pytest.fixture
+def flower(vhost_url: str, tmp_path: Path) -> Iterator[str]:
+    with running_flower(vhost_url, tmp_path) as base:
+        yield base
 
 
 @pytest.mark.parametrize("fleet_database_url", ["mysql"], indirect=True)
@@ -149,3 +160,55 @@ def test_flower_shows_an_engine_calls_method_but_not_its_secrets(
     assert "'method': 'create_stack'" in call["kwargs"]
     assert "'stack_name': 'guarded'" in call["kwargs"]
     assert "'params': '<not shown>'" in call["kwargs"]
+
+
+@pytest.mark.parametrize("fleet_database_url", ["mysql"], indirect=True)
+def test_flower_joining_a_fleet_started_from_heat_conf_lists_its_redacted_tasks(
+    vhost_url, fleet_database_url, tmp_path, api_settings, context
+) -> None:
+    transport_url = vhost_url.replace("amqp://", "rabbit://", 1)
+    conf_path = fleet.write_heat_conf(tmp_path, fleet_database_url, transport_url=transport_url)
+    workers = fleet.Fleet(conf_path, vhost_url, tmp_path, broker_from_heat_conf=True)
+    workers.start(1)
+    try:
+        # Flower comes to a fleet that is already running, as an operator adds it.
+        with running_flower(vhost_url, tmp_path) as flower:
+            context.password = PASSWORD
+            client = engine_client(api_settings.auth_encryption_key, timeout=60)
+            client.create_stack(
+                context,
+                "from-heat-conf",
+                {
+                    "heat_template_version": "2015-04-30",
+                    "parameters": {"db_password": {"type": "string", "hidden": True}},
+                    "resources": {"a": {"type": "OS::Heat::None"}},
+                },
+                {"parameters": {"db_password": HIDDEN_VALUE}},
+                {},
+                {},
+            )
+            tasks = _wait_for_tasks(flower, {"keel.engine_call", "keel.check_resource"})
+    finally:
+        workers.stop()
+
+    shown = json.dumps(tasks)
+    assert HIDDEN_VALUE not in shown
+    assert TOKEN not in shown
+    assert PASSWORD not in shown
+    [call] = [task for task in tasks.values() if task["name"] == "keel.engine_call"]
+    assert "'stack_name': 'from-heat-conf'" in call["kwargs"]
+    assert "'params': '<not shown>'" in call["kwargs"]
+    [step] = [task for task in tasks.values() if task["name"] == "keel.check_resource"]
+    assert SEALED_KEY in step["kwargs"]
+
+
+def _wait_for_tasks(flower: str, names: set[str], timeout: float = 60) -> dict[str, Any]:
+    """Flower's task list once a task of each of ``names`` has succeeded."""
+    deadline = time.monotonic() + timeout
+    while True:
+        tasks: dict[str, Any] = _get(f"{flower}/api/tasks")
+        done = {task.get("name") for task in tasks.values() if task.get("state") == "SUCCESS"}
+        if names <= done:
+            return tasks
+        assert time.monotonic() < deadline, f"Flower saw {tasks}"
+        time.sleep(0.3)
