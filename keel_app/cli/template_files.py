@@ -7,7 +7,8 @@ URLs, and does the same, recursively, for the templates it found. Each environme
 file has its ``resource_registry`` template names fetched and rewritten the same
 way, and is itself put into the files map and listed in ``environment_files``.
 Doing exactly that here makes ``keel template validate`` answer what the API answers
-for the same files. Nothing is fetched from the network: only ``file:`` URLs are read.
+for the same files; an environment file that cannot be read gets the API's 400 for the
+same text. Nothing is fetched from the network: only ``file:`` URLs are read.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import yaml
 
 from keel_app.engine.environment import format as environment_format
 from keel_app.engine.template.format import VERSION_KEYS, TemplateLoader
+from keel_app.engine.validate import environment_not_valid
 
 TEMPLATE_SUFFIXES = (".yaml", ".template")
 REGISTRY_KEYS_NOT_FILES = ("base_url", "hooks", "restricted_actions")
@@ -172,15 +174,29 @@ def _not_a_registry_file(key: Any, value: Any) -> bool:
     return "::" in value
 
 
+def _environment_text(content: bytes) -> str | bytes:
+    """The file as the API would receive it (text, so YAML errors quote a unicode string);
+    bytes that are not UTF-8 are left for YAML to decode, as heatclient leaves them."""
+    try:
+        return content.decode("utf-8")
+    except UnicodeDecodeError:
+        return content
+
+
 def load_environments(environment_paths: Sequence[str]) -> tuple[dict[str, str], list[str]]:
     """The files map of the environments (themselves included) and their URLs, in order."""
     files: dict[str, str] = {}
     urls = []
     for path in environment_paths:
         url = file_url(path)
-        # Read and parsed as bytes, unchecked, as heatclient does (its errors show so).
         with request.urlopen(url) as response:
-            environment = parse_environment(response.read())
+            content = response.read()
+        try:
+            environment = parse_environment(_environment_text(content))
+        except ValueError as error:
+            # heatclient stops at its own ValueError; offline validation answers what the
+            # API answers for the same text sent as the environment.
+            raise environment_not_valid(error) from None
         registry = environment.get(environment_format.RESOURCE_REGISTRY)
         if registry is not None:
             registry_base = registry.get("base_url", base_url(url))

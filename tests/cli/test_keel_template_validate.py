@@ -26,6 +26,7 @@ from keel_app.engine.environment import PACKAGED_ENVIRONMENT_DIR
 from tests.engine.validate import keel_side
 from tests.engine.validate.corpus import load_cases
 from tests.engine.validate.heat_runner import run_heat_side
+from tests.web import heat_api
 
 KEEL = Path(sys.executable).with_name("keel")
 LIMIT_OPTIONS = {
@@ -241,3 +242,34 @@ def test_a_null_registry_entry_reaches_the_engine(tmp_path: Path) -> None:
     )
     assert completed.returncode == 0, completed.stderr
     assert json.loads(completed.stdout)["Environment"]["resource_registry"] == {"resources": {}}
+
+
+@pytest.mark.oracle
+def test_an_environment_file_with_a_wrong_section_gets_the_apis_answer(tmp_path: Path) -> None:
+    template = "heat_template_version: 2018-08-31\n"
+    environment = "parameters: {}\nfoo: {}\n"
+    (tmp_path / "template.yaml").write_text(template)
+    (tmp_path / "environment.yaml").write_text(environment)
+    validate = json.dumps({"template": template, "environment": environment})
+    json_body = {"Content-Type": "application/json"}
+    heat = heat_api.replay_cases(
+        tmp_path, [("validate", "POST", "/v1/admin/validate", json_body, validate)]
+    )[0]
+
+    completed = subprocess.run(
+        [str(KEEL), "template", "validate", "template.yaml", "-e", "environment.yaml"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+
+    heat_error = json.loads(heat["body"])["error"]
+    assert (heat["status"], heat_error["type"]) == (400, "HTTPBadRequest")
+    assert completed.returncode == 1
+    assert completed.stdout == ""
+    assert completed.stderr == (
+        "ERROR: HTTPBadRequest: Environment not in valid format: "
+        'environment has wrong section "foo"\n'
+    )
+    assert completed.stderr == f"ERROR: {heat_error['type']}: {heat_error['message']}\n"

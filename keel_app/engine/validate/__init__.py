@@ -7,7 +7,11 @@ checks run on.
 """
 
 from keel_app.engine.validate.answer import BadRequest, TemplateInvalid
-from keel_app.engine.validate.request import request_environment, request_template
+from keel_app.engine.validate.request import (
+    environment_not_valid,
+    request_environment,
+    request_template,
+)
 from keel_app.engine.validate.service import check_template, validate_template
 from keel_app.engine.validate.stack import ValidationStack
 
@@ -16,6 +20,7 @@ __all__ = [
     "TemplateInvalid",
     "ValidationStack",
     "check_template",
+    "environment_not_valid",
     "request_environment",
     "request_template",
     "validate_template",

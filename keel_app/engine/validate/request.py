@@ -32,6 +32,11 @@ def request_template(body: Mapping[str, Any], limits: TemplateLimits) -> dict[st
         raise BadRequest(f"Template not in valid format: {error}") from None
 
 
+def environment_not_valid(error: ValueError) -> BadRequest:
+    """Heat's 400 for an environment it cannot read, whatever brought the text."""
+    return BadRequest(f"Environment not in valid format: {error}")
+
+
 def request_environment(body: Mapping[str, Any]) -> dict[str, Any]:
     """The environment document: the body's environment (unless environment files are
     given, which the engine merges instead), every section present, plus ``parameters``."""
@@ -44,7 +49,7 @@ def request_environment(body: Mapping[str, Any]) -> dict[str, Any]:
             else:
                 environment = environment_format.parse(data)
         except ValueError as error:
-            raise BadRequest(f"Environment not in valid format: {error}") from None
+            raise environment_not_valid(error) from None
     environment_format.default_for_missing(environment)
     environment["parameters"].update(body.get("parameters", {}))
     return environment

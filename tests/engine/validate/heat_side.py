@@ -12,7 +12,9 @@ An answer is ``{"result": document}``, ``{"bad_request": explanation}`` or
 
 A CLI case is a directory on disk processed by python-heatclient's template_utils the
 way ``openstack orchestration template validate`` does before calling the API (with an
-empty project id: the command runs offline, for no project).
+empty project id: the command runs offline, for no project). An environment file
+heatclient cannot read is answered as Heat's API answers that text sent as the
+environment.
 A bench request validates one template text N times and reports the seconds each took
 (timed inside this process: the interpreter's start-up is not counted).
 """
@@ -32,6 +34,7 @@ from heat.api.openstack.v1 import stacks as stacks_api  # noqa: E402
 from heat.common import context as heat_context  # noqa: E402
 from heat.common import messaging  # noqa: E402
 from heat.engine import environment, resources, service  # noqa: E402
+from heatclient.common import environment_format as client_environment_format  # noqa: E402
 from heatclient.common import template_utils  # noqa: E402
 from heatclient.common import utils as heatclient_utils  # noqa: E402
 from oslo_serialization import jsonutils  # noqa: E402
@@ -140,6 +143,23 @@ def cli_body(case):
     return json.loads(jsonutils.dumps(body))
 
 
+def unreadable_environment_answer(case):
+    """Heat's API answer for the environment file heatclient cannot read, sent as text."""
+    for path in case.get("environment_paths") or []:
+        with open(path, "rb") as environment_file:
+            content = environment_file.read()
+        try:
+            client_environment_format.parse(content)
+        except ValueError:
+            data = stacks_api.InstantiationData({"environment": content.decode("utf-8")})
+            try:
+                data.environment()
+            except webob.exc.HTTPBadRequest as error:
+                return {"bad_request": error.detail}
+            raise AssertionError(f"Heat's API reads {path}, which heatclient refuses") from None
+    raise AssertionError("heatclient refused no environment file")
+
+
 def ignore_errors(case):
     codes = case.get("ignore_errors")
     return codes.split(",") if codes else None
@@ -186,6 +206,9 @@ def main():
         set_limits(case.get("limits"))
         try:
             body = cli_body(case)
+        except ValueError:
+            cli_answers.append(unreadable_environment_answer(case))
+            continue
         except Exception as error:
             cli_answers.append({"client_error": type(error).__name__, "message": str(error)})
             continue
