@@ -19,6 +19,7 @@ import os
 import sys
 from typing import Any
 
+from keel_app.cli import config_arguments, service_logging
 from keel_app.clients.stack_domain import StackDomainNotConfigured
 from keel_app.common import config
 from keel_app.web.auth_noauth import DEFAULT_IDENTITY
@@ -29,7 +30,6 @@ NOAUTH_FLAVOR = "noauth"
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8004
 DEFAULT_CFN_PORT = 8000
-LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 DESCRIPTION = """\
 Run the native API (heat-api v1), the CFN API (heat-api-cfn) and an engine in one
@@ -57,10 +57,7 @@ def add_parser(commands: Any) -> None:
         help=f"Port of the CFN API (default {DEFAULT_CFN_PORT}).",
     )
     parser.add_argument("--state-dir", help="Directory of the SQLite database.")
-    parser.add_argument(
-        "--config-file", action="append", default=[], help="A heat.conf; repeat for more."
-    )
-    parser.add_argument("--config-dir", help="A directory of heat.conf fragments.")
+    config_arguments.add(parser)
     parser.add_argument("--engine-threads", type=int, default=4, help="Engine threads (4).")
     parser.set_defaults(handler=run)
 
@@ -68,21 +65,17 @@ def add_parser(commands: Any) -> None:
 def load_conf(arguments: argparse.Namespace) -> Any:
     if arguments.state_dir:
         os.environ[config.STATE_DIR_ENV] = os.path.abspath(arguments.state_dir)
-    argv: list[str] = []
-    for path in arguments.config_file:
-        argv += ["--config-file", path]
-    if arguments.config_dir:
-        argv += ["--config-dir", arguments.config_dir]
     # An explicit file is all that is read: the machine's /etc/heat belongs to a real Heat.
-    conf = config.load(argv, default_config_files=[])
+    conf = config.load(config_arguments.oslo_argv(arguments), default_config_files=[])
     if not conf.paste_deploy.flavor:
         conf.set_override("flavor", NOAUTH_FLAVOR, group="paste_deploy")
     return conf
 
 
 def run(arguments: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     conf = load_conf(arguments)
+    # A service logs whether or not `keel -v` was given: each request, each error.
+    service_logging.configure(conf.debug)
     # Imported here: `keel template validate` needs neither the engine nor a server.
     from keel_app.cli import embedded_catalog, embedded_engine
     from keel_app.web import create_app

@@ -18,6 +18,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
+from keel_app.cli import config_arguments, service_logging
 from keel_app.common import config
 
 LOG = logging.getLogger(__name__)
@@ -33,13 +34,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--cfn-port", type=int, help="Port of the CFN API ([heat_api_cfn] bind_port)."
     )
     parser.add_argument("--threads", type=int, default=8, help="Request threads (default 8).")
+    config_arguments.add(parser)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments, rest = build_parser().parse_known_args(argv)
-    conf = config.load(rest)
-    logging.basicConfig(level=logging.DEBUG if conf.debug else logging.INFO)
+    conf = config.load(config_arguments.oslo_argv(arguments) + rest)
+    service_logging.configure(conf.debug)
     # Imported after parsing, so that --help needs neither Flask nor the broker library.
     from keel_app.web import create_app
     from keel_app.web.cfn import create_cfn_app

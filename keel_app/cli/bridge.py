@@ -13,6 +13,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
+from keel_app.cli import config_arguments
 from keel_app.clients.stack_domain import StackDomainNotConfigured
 from keel_app.common import config
 
@@ -23,12 +24,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Serve Heat's engine RPC (oslo.messaging on RabbitMQ) with OpenKeel.",
     )
     parser.add_argument("--loglevel", default="INFO", help="Log level (default INFO).")
+    config_arguments.add(parser)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments, rest = build_parser().parse_known_args(argv)
-    conf = config.load(rest)
+    conf = config.load(config_arguments.oslo_argv(arguments) + rest)
     logging.basicConfig(level=arguments.loglevel.upper())
     # Imported after parsing, so that --help needs no broker library set-up.
     from keel_app.compat_oslo import bridge_process

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from keel_app.cli import all_in_one, stack_graph, stack_watch, template_files
+from keel_app.cli.package_version import package_version
 from keel_app.engine.template import DEFAULT_LIMITS, TemplateLimits
 from keel_app.engine.validate import (
     BadRequest,
@@ -155,8 +156,12 @@ def _add_stack_commands(commands: Any) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description="OpenKeel, a drop-in Heat.")
     parser.add_argument(
-        "-v", "--verbose", action="store_true", help="Log what happens on standard error."
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="Log what happens on standard error (all-in-one always does).",
     )
+    parser.add_argument("--version", action="version", version=package_version())
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _add_template_commands(commands)
     _add_stack_commands(commands)

@@ -8,7 +8,6 @@ an oslo.config ``SubCommandOpt``, as heat-manage parses them. A failing command 
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
 import logging
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -16,6 +15,7 @@ from contextlib import contextmanager
 
 from oslo_config import cfg
 
+from keel_app.cli.package_version import package_version
 from keel_app.common import config
 from keel_app.common.exception import ActionNotComplete, Error, NotFound, NotSupported
 from keel_app.models import migration
@@ -233,13 +233,6 @@ def _logging_to_stderr(conf: cfg.ConfigOpts) -> Iterator[None]:
         root.setLevel(level)
 
 
-def _version() -> str:
-    try:
-        return importlib.metadata.version("openkeel")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     conf = config.build_conf()
     conf.register_cli_opt(
@@ -256,7 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             arguments,
             project=config.PROJECT,
             prog=PROG,
-            version=_version(),
+            version=package_version(),
             default_config_files=cfg.find_config_files("heat", "heat-engine"),
             validate_default_values=True,
         )

@@ -1,9 +1,10 @@
 """The native API (heat-api v1) as a Flask application.
 
-Request flow, outermost first, as in heat-api's ``noauth`` pipeline: ``/healthcheck``
-beside everything, the CORS filter's rule for OPTIONS, request id, version negotiation
-(``/`` and ``/versions`` answered there), then Flask: the auth flavor, the request
-context, the JSON body, the v1 routes; every error leaves through ``faults``.
+Request flow, outermost first, as in heat-api's ``noauth`` pipeline: the access log,
+``/healthcheck`` beside everything, the CORS filter's rule for OPTIONS, request id,
+version negotiation (``/`` and ``/versions`` answered there), then Flask: the auth
+flavor, the request context, the JSON body, the v1 routes; every error leaves through
+``faults``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from oslo_config import cfg
 from keel_app.common import config as heat_config
 from keel_app.rpc.client import EngineClient
 from keel_app.web import auth_keystone, auth_noauth, faults, request_body, request_context, v1
+from keel_app.web.access_log import AccessLog
 from keel_app.web.cors import cors_filter
 from keel_app.web.healthcheck import Healthcheck
 from keel_app.web.json_provider import HeatJSONProvider
@@ -50,8 +52,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> flask.Flask:
     faults.install(app)
     app.register_blueprint(v1.blueprint())
 
-    app.wsgi_app = Healthcheck(  # type: ignore[method-assign]
-        cors_filter(RequestId(VersionNegotiation(app.wsgi_app)), conf)
+    app.wsgi_app = AccessLog(  # type: ignore[method-assign]
+        Healthcheck(cors_filter(RequestId(VersionNegotiation(app.wsgi_app)), conf))
     )
     return app
 

@@ -19,6 +19,7 @@ from werkzeug.wrappers import Response
 from keel_app.common.exception import HeatException
 from keel_app.common.fault_map import HttpError, http_error_for
 from keel_app.web import plain_errors
+from keel_app.web.request_id import REQUEST_ID_KEY
 
 TRACEBACK_MARKER = "Traceback (most recent call last)"
 # Errors from the engine over RPC carry this suffix on their class name, and the
@@ -123,7 +124,8 @@ def handle_exception(exception: Exception) -> Response:
     debug = flask.current_app.config["HEAT_DEBUG"]
     if not isinstance(exception, HeatException | HttpFault):
         flask.current_app.logger.error(
-            "Unexpected error occurred serving API: %s",
+            "[%s] Unexpected error occurred serving API: %s",
+            flask.request.environ.get(REQUEST_ID_KEY, "-"),
             exception,
             exc_info=exception if debug else None,
         )

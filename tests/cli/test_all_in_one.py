@@ -24,6 +24,7 @@ from keel_app.models import Stack
 from keel_app.models.database import Database
 from keel_app.models.maintenance import services
 from keel_app.models.maintenance.stack_status import RESET_REASON
+from tests.cli.all_in_one_process import call, start_all_in_one, stop
 from tests.engine.service.chain import ENVIRONMENT, TEMPLATE
 from tests.models.api import factories
 
@@ -218,41 +219,6 @@ def test_a_busy_port_stops_the_command_with_one_line_and_nothing_written(
     assert not state_dir.exists()
 
 
-def start_all_in_one(state_dir: Path, log: Path) -> tuple[subprocess.Popen[str], str]:
-    """``keel -v all-in-one`` on any free ports, its log in ``log``; the native API's URL."""
-    with log.open("a") as log_file:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "keel_app.cli.keel", "-v", "all-in-one"]
-            + ["--port", "0", "--cfn-port", "0", "--state-dir", str(state_dir)],
-            stdout=subprocess.PIPE,
-            stderr=log_file,
-            text=True,
-            env={**os.environ, "PYTHONWARNINGS": "ignore"},
-        )
-    assert process.stdout is not None
-    banner = process.stdout.readline()
-    return process, banner.split(" on ")[1].split(" ")[0]
-
-
-def call(url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-    request = urllib.request.Request(
-        url,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        answer: dict[str, Any] = json.load(response)
-        return answer
-
-
-def killed(process: subprocess.Popen[str]) -> None:
-    if process.poll() is None:
-        process.kill()
-        process.wait()
-    assert process.stdout is not None
-    process.stdout.close()
-
-
 LONG_CREATE = {
     "heat_template_version": "2018-08-31",
     "resources": {
@@ -281,15 +247,13 @@ def test_a_restart_after_a_crash_resets_the_stack_the_dead_engine_left_at_once(
         ):
             time.sleep(0.1)
     finally:
-        killed(crashed)
+        stop(crashed, kill=True)
 
     restarted, url = start_all_in_one(state_dir, tmp_path / "restarted.log")
     try:
         stack = call(f"{url}/stacks/web/{stack_id}")["stack"]
     finally:
-        restarted.send_signal(signal.SIGTERM)
-        restarted.wait(timeout=30)
-        killed(restarted)
+        stop(restarted)
 
     assert (stack["stack_status"], stack["stack_status_reason"]) == (
         "CREATE_FAILED",

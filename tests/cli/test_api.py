@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -126,3 +127,36 @@ def test_a_busy_port_stops_keel_api_with_one_line(tmp_path: Path) -> None:
     assert completed.stderr == (
         f"keel-api: port {busy} on 127.0.0.1 is in use (choose another with --port)\n"
     )
+
+
+def test_keel_api_logs_each_request_with_its_request_id(tmp_path: Path) -> None:
+    port = free_port(HOST)
+    conf = write_conf(tmp_path, port)
+    log = tmp_path / "keel-api.log"
+    with log.open("w") as log_file:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "keel_app.cli.api", "--config-file", str(conf)],
+            stdout=subprocess.DEVNULL,
+            stderr=log_file,
+        )
+    try:
+        versions(f"http://127.0.0.1:{port}/")
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/versions", timeout=5)
+        except urllib.error.HTTPError as answer:
+            request_id = answer.headers["x-openstack-request-id"]
+            length = len(answer.read())
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+    access = [line for line in log.read_text().splitlines() if "keel_app.web.access_log" in line]
+    assert len(access) == 2
+    line, time_taken = access[1].split(" time: ")
+    assert line.endswith(
+        f'[{request_id}] 127.0.0.1 "GET /versions HTTP/1.1" status: 300 len: {length}'
+    )
+    assert re.fullmatch(r"\d+\.\d ms", time_taken)

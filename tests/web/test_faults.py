@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 
 import flask
+import pytest
 
 from keel_app.common.exception import StackExists
 from keel_app.web.faults import fault_body
@@ -81,3 +83,15 @@ def test_a_remote_traceback_is_split_from_the_message() -> None:
         "traceback": "Traceback: remote frames",
         "message": "first line",
     }
+
+
+def test_an_unexpected_error_is_logged_with_the_request_id(
+    app: flask.Flask, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.ERROR):
+        response = app.test_client().get("/v1/tenant/broken")
+
+    request_id = response.headers["x-openstack-request-id"]
+    assert [record.getMessage() for record in caplog.records] == [
+        f"[{request_id}] Unexpected error occurred serving API: a bug in a view"
+    ]

@@ -133,7 +133,8 @@ class ResourceRegistry:
             # Read unconditionally: a user's non-string value fails here, as in Heat.
             status = info.value.support_status
             if status.status != support.SUPPORTED and status.message is not None:
-                LOG.warning("%s is %s. %s", info.name, status.status, status.message)
+                # Heat warns: a line for each of the many deprecated types at each load.
+                LOG.debug("%s is %s. %s", info.name, status.status, status.message)
 
         info.user_resource = self.global_registry is not None
         level[name] = info
@@ -151,11 +152,14 @@ class ResourceRegistry:
 
     def log_resource_info(self, show_all: bool = False, prefix: str | None = None) -> None:
         lead = f"{prefix} " if prefix is not None else ""
+        # Heat lists the whole registry at INFO, hundreds of lines at each start; a
+        # stack's own template resources stay at INFO.
+        level = logging.DEBUG if show_all else logging.INFO
         for name, entry in self._registry.items():
             if name == RESOURCES:
                 continue
             if show_all or isinstance(entry, TemplateResourceInfo):
-                LOG.info("%sRegistered: %s", lead, entry)
+                LOG.log(level, "%sRegistered: %s", lead, entry)
 
     def remove_item(self, info: ResourceInfo) -> None:
         """Forget a template resource (a nested stack must not instantiate itself)."""

@@ -21,10 +21,11 @@ from werkzeug.wrappers import Response
 
 from keel_app.common import config as heat_config
 from keel_app.web import auth_noauth, plain_errors, request_context
+from keel_app.web.access_log import AccessLog
 from keel_app.web.cfn import actions, errors, serialization
 from keel_app.web.cors import cors_filter
 from keel_app.web.healthcheck import Healthcheck
-from keel_app.web.request_id import RequestId
+from keel_app.web.request_id import REQUEST_ID_KEY, RequestId
 from keel_app.web.v1.util import ENGINE_CLIENT_KEY
 from keel_app.web.version_negotiation import VersionNegotiation
 
@@ -59,8 +60,8 @@ def create_cfn_app(config: Mapping[str, Any] | None = None) -> flask.Flask:
     app.register_error_handler(HTTPException, answer_http_exception)
     app.register_error_handler(Exception, answer_unexpected)
 
-    app.wsgi_app = Healthcheck(  # type: ignore[method-assign]
-        cors_filter(RequestId(VersionNegotiation(routed)), conf)
+    app.wsgi_app = AccessLog(  # type: ignore[method-assign]
+        Healthcheck(cors_filter(RequestId(VersionNegotiation(routed)), conf))
     )
     return app
 
@@ -121,7 +122,8 @@ def not_found(method: str, accept: str) -> Response:
 def answer_unexpected(exception: Exception) -> Response:
     debug = flask.current_app.config["HEAT_DEBUG"]
     flask.current_app.logger.error(
-        "Unexpected error occurred serving API: %s",
+        "[%s] Unexpected error occurred serving API: %s",
+        flask.request.environ.get(REQUEST_ID_KEY, "-"),
         exception,
         exc_info=exception if debug else None,
     )
