@@ -103,7 +103,9 @@ class Fleet:
         self.broker_from_heat_conf = broker_from_heat_conf
         self.processes: list[subprocess.Popen[bytes]] = []
 
-    def start(self, count: int = 1, concurrency: int = 4) -> None:
+    def start(
+        self, count: int = 1, concurrency: int = 4, extra_arguments: tuple[str, ...] = ()
+    ) -> None:
         environment = {**os.environ, "KEEL_BROKER_URL": self.broker_url}
         if self.broker_from_heat_conf:
             del environment["KEEL_BROKER_URL"]
@@ -121,6 +123,7 @@ class Fleet:
                         str(concurrency),
                         "--loglevel",
                         "WARNING",
+                        *extra_arguments,
                     ],
                     env=environment,
                     stdout=log,

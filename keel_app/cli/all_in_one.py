@@ -19,7 +19,7 @@ import os
 import sys
 from typing import Any
 
-from keel_app.cli import config_arguments, service_logging
+from keel_app.cli import config_arguments, metrics_endpoint, service_logging
 from keel_app.clients.stack_domain import StackDomainNotConfigured
 from keel_app.common import config
 from keel_app.web.auth_noauth import DEFAULT_IDENTITY
@@ -59,6 +59,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--state-dir", help="Directory of the SQLite database.")
     config_arguments.add(parser)
     parser.add_argument("--engine-threads", type=int, default=4, help="Engine threads (4).")
+    metrics_endpoint.add_arguments(parser)
     parser.set_defaults(handler=run)
 
 
@@ -103,6 +104,8 @@ def run(arguments: argparse.Namespace) -> int:
     except StackDomainNotConfigured as error:
         print(f"keel all-in-one: ERROR: {error}", file=sys.stderr)
         return 1
+    deployment = metrics_endpoint.DeploymentCollector(engine.database, arguments.metrics_lock_age)
+    metrics_endpoint.serve(arguments, [deployment])
     app = create_app({"HEAT_CONF": conf, "ENGINE_CLIENT": engine.client})
     server = make_server(app, listener)
     cfn_app = create_cfn_app({"HEAT_CONF": conf, "ENGINE_CLIENT": engine.client})

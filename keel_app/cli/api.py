@@ -18,7 +18,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from keel_app.cli import config_arguments, service_logging
+from keel_app.cli import config_arguments, metrics_endpoint, service_logging
 from keel_app.common import config
 
 LOG = logging.getLogger(__name__)
@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--threads", type=int, default=8, help="Request threads (default 8).")
     config_arguments.add(parser)
+    metrics_endpoint.add_arguments(parser)
     return parser
 
 
@@ -57,6 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CannotListen as error:
         print(f"keel-api: {error}", file=sys.stderr)
         return 2
+    metrics_endpoint.serve(arguments, metrics_endpoint.deployment_collectors(conf, arguments))
     server = make_server(create_app({"HEAT_CONF": conf}), listener, arguments.threads)
     LOG.info("keel-api: native API on http://%s:%d/v1", host, listener.getsockname()[1])
     cfn_server = make_server(create_cfn_app({"HEAT_CONF": conf}), cfn_listener, arguments.threads)

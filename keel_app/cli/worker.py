@@ -13,7 +13,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from keel_app.cli import config_arguments
+from keel_app.cli import config_arguments, metrics_endpoint
 from keel_app.clients.stack_domain import StackDomainNotConfigured
 from keel_app.common import config
 
@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--loglevel", default="INFO", help="Celery log level (default INFO).")
     config_arguments.add(parser)
+    metrics_endpoint.add_arguments(parser)
     return parser
 
 
@@ -42,6 +43,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Imported after parsing, so that --help needs no broker library set-up.
     from keel_app.tasks import worker_process
 
+    # The worker's own counts (steps, statements, retries); the API shows the deployment's.
+    metrics_endpoint.serve(arguments)
     try:
         worker_process.run(conf, concurrency=arguments.concurrency, loglevel=arguments.loglevel)
     except StackDomainNotConfigured as error:

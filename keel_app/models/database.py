@@ -19,7 +19,7 @@ from oslo_config import cfg
 from sqlalchemy import event, exc
 from sqlalchemy.orm import Session, sessionmaker
 
-from keel_app.common import config
+from keel_app.common import config, metrics
 from keel_app.models.unit_of_work import UnitsOfWork
 
 LOG = logging.getLogger(__name__)
@@ -160,11 +160,18 @@ def _create_engine(
             options["pool_timeout"] = pool_timeout
     engine = sa.create_engine(url, **options)
     _ping_idle_connections(engine, PING_AFTER_IDLE)
+    _count_statements(engine)
     if backend == "sqlite":
         _configure_sqlite(engine, sqlite_synchronous)
     elif backend == "mysql" and mysql_sql_mode:
         _set_mysql_sql_mode(engine, mysql_sql_mode)
     return engine
+
+
+def _count_statements(engine: sa.Engine) -> None:
+    @event.listens_for(engine, "before_cursor_execute")
+    def _before(_connection: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        metrics.count_statement(statement)
 
 
 # A connection given back to the pool less than this many seconds ago is taken as alive.
@@ -263,6 +270,7 @@ def retry_on_db_error(
                 if wait is None:
                     raise
                 LOG.warning("retrying %s after a database error: %s", function.__name__, error)
+                metrics.DATABASE_RETRIES.labels("writer").inc()
                 time.sleep(wait)
 
     return run

@@ -18,7 +18,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from keel_app.common import exception
+from keel_app.common import exception, metrics
 from keel_app.engine.convergence import converge, snapshot_steps, stack_completion, sync_point
 from keel_app.engine.convergence.node_data import NodeData, load_resources_data
 from keel_app.engine.convergence.runtime import ADMIN, ConvergenceStack, load_template
@@ -147,20 +147,31 @@ class Worker:
             "node_type": node_type,
             "abandon": abandon,
         }
-        if node_type != NODE_TYPE_SNAPSHOT:
-            for attempt in range(1, UNIT_ATTEMPTS + 1):
-                unit = None
-                try:
-                    with self.database.unit_of_work() as unit:
-                        self._check_resource(**arguments)
-                    return
-                except Exception as error:
-                    if unit is None or not unit.joined:
-                        raise
-                    if not (is_retriable(error) and attempt < UNIT_ATTEMPTS):
-                        LOG.debug("Step of resource %s runs again unjoined: %r", resource_id, error)
-                        break
-        self._check_resource(**arguments)
+        with metrics.timed_step():
+            if node_type != NODE_TYPE_SNAPSHOT and self._check_resource_in_unit(arguments):
+                return
+            self._check_resource(**arguments)
+
+    def _check_resource_in_unit(self, arguments: dict[str, Any]) -> bool:
+        """Run the step in one unit of work; False when it must run again unjoined."""
+        for attempt in range(1, UNIT_ATTEMPTS + 1):
+            unit = None
+            try:
+                with self.database.unit_of_work() as unit:
+                    self._check_resource(**arguments)
+                return True
+            except Exception as error:
+                if unit is None or not unit.joined:
+                    raise
+                if not (is_retriable(error) and attempt < UNIT_ATTEMPTS):
+                    LOG.debug(
+                        "Step of resource %s runs again unjoined: %r",
+                        arguments["resource_id"],
+                        error,
+                    )
+                    return False
+                metrics.DATABASE_RETRIES.labels("unit_of_work").inc()
+        return False
 
     def _check_resource(
         self,
