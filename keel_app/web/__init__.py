@@ -1,7 +1,8 @@
 """The native API (heat-api v1) as a Flask application.
 
 Request flow, outermost first, as in heat-api's ``noauth`` pipeline: the access log,
-``/healthcheck`` beside everything, the CORS filter's rule for OPTIONS, request id,
+``/healthcheck`` and the stack view's static page (``/stack-view/``) beside everything,
+the CORS filter's rule for OPTIONS, request id,
 version negotiation (``/`` and ``/versions`` answered there), then Flask: the auth
 flavor, the request context, the JSON body, the v1 routes; every error leaves through
 ``faults``.
@@ -24,6 +25,7 @@ from keel_app.web.healthcheck import Healthcheck
 from keel_app.web.json_provider import HeatJSONProvider
 from keel_app.web.request_id import RequestId
 from keel_app.web.routing import DeclaredMethodsRule
+from keel_app.web.stack_view import StackView
 from keel_app.web.v1.util import ENGINE_CLIENT_KEY
 from keel_app.web.version_negotiation import VersionNegotiation
 
@@ -53,7 +55,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> flask.Flask:
     app.register_blueprint(v1.blueprint())
 
     app.wsgi_app = AccessLog(  # type: ignore[method-assign]
-        Healthcheck(cors_filter(RequestId(VersionNegotiation(app.wsgi_app)), conf))
+        Healthcheck(StackView(cors_filter(RequestId(VersionNegotiation(app.wsgi_app)), conf)))
     )
     return app
 

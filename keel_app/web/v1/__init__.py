@@ -21,6 +21,7 @@ ROUTE_MODULES = (
     "catalog",
     "resources",
     "events",
+    "stack_watch",
     "software_configs",
     "software_deployments",
     "services",
