@@ -4,15 +4,15 @@
 environment given, else in the global registry of entry points) and asks an instance.
 
 Service-backed validators (``nova.flavor``, ``glance.image``, ...) look a value up through
-a client plugin: ``context.clients.client_plugin(name).<getter>(value)``. Heat reads
-``context.clients`` without a second thought, so without a context it fails on an
-``AttributeError`` and with a context but no reachable service on whatever the client
-library raises. OpenKeel's engine runs without clouds (templates are validated offline),
-so when the context carries no ``clients`` the validator raises Heat's
-``ClientNotAvailable`` ("The client (nova) is not available.") instead: a named, catchable
-error rather than an accident. Heat caches successful look-ups (oslo.cache); OpenKeel
-will add such a cache with the client plugins, the validators here have no state worth
-caching.
+a client plugin: ``context.clients.client_plugin(name).<getter>(value)``. When the service
+is not in the caller's catalog, Heat fails on keystoneauth's ``EndpointNotFound``, which
+reaches the user as an HTTP 500 that hides it (docs/divergences.md). OpenKeel has no
+client for such a service when the context carries no ``clients`` (the embedded default)
+or its clients do not offer that one: the value is then refused as any value the
+validator cannot vouch for ("Error validating value 'm1.small': The client (nova) is not
+available."), which the stack reports as Heat's invalid parameter or property, a 400.
+Heat caches successful look-ups (oslo.cache); OpenKeel will add such a cache with the
+client plugins, the validators here have no state worth caching.
 """
 
 from __future__ import annotations
@@ -99,12 +99,12 @@ class BaseCustomConstraint:
         return f"Error validating value '{value}': {self._error_message}"
 
     def validate(self, value: Any, context: Any) -> bool:
-        clients = getattr(context, "clients", None)
-        if clients is None:
-            raise ClientNotAvailable(client_name=self.resource_client_name)
         try:
+            clients = getattr(context, "clients", None)
+            if clients is None:
+                raise ClientNotAvailable(client_name=self.resource_client_name)
             self.validate_with_client(clients, value)
-        except self.expected_exceptions as error:
+        except (*self.expected_exceptions, ClientNotAvailable) as error:
             self._error_message = str(error)
             return False
         return True

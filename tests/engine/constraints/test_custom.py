@@ -37,17 +37,32 @@ class Clients:
 
 @dataclass
 class Context:
-    clients: Clients
+    clients: Any
 
 
 def flavor_schema() -> Schema:
     return Schema(Schema.STRING, constraints=[CustomConstraint("nova.flavor")])
 
 
-def test_service_constraint_without_clients_says_the_client_is_not_available() -> None:
-    with pytest.raises(ClientNotAvailable) as raised:
+def test_service_constraint_without_clients_refuses_the_value_naming_the_client() -> None:
+    with pytest.raises(StackValidationFailed) as raised:
         flavor_schema().validate_constraints("m1.small", context=None)
-    assert str(raised.value) == "The client (nova) is not available."
+    assert str(raised.value) == (
+        "Error validating value 'm1.small': The client (nova) is not available."
+    )
+
+
+def test_service_constraint_whose_client_is_not_offered_refuses_the_value() -> None:
+    class KeystoneOnly:
+        def client_plugin(self, name: str) -> Any:
+            raise ClientNotAvailable(client_name=name)
+
+    schema = Schema(Schema.STRING, constraints=[CustomConstraint("glance.image")])
+    with pytest.raises(StackValidationFailed) as raised:
+        schema.validate_constraints("cirros", context=Context(KeystoneOnly()))
+    assert str(raised.value) == (
+        "Error validating value 'cirros': The client (glance) is not available."
+    )
 
 
 def test_service_constraint_accepts_what_the_service_finds() -> None:

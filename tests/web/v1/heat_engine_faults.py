@@ -1,11 +1,12 @@
 """The error bodies Heat 27.0.1's heat-api answers when its engine refuses a call (runs in
 the oracle).
 
-``python heat_engine_faults.py REQUEST`` with ``{"url", "project", "calls"}``: each call
-``{"method", "arguments"}`` goes to Heat's EngineService on that database; a refusal
-crosses oslo.messaging's failure serialisation both ways, as it does between heat-engine
-and heat-api, and heat-api's fault middleware turns it into its body. Prints the list of
-bodies (``null`` for a call that succeeded).
+``python heat_engine_faults.py REQUEST`` with ``{"url", "project", "calls"}`` (and, for a
+caller of a real Keystone, ``"keystone": {"auth_url", "user_id", "token", "token_info",
+"region"}``): each call ``{"method", "arguments"}`` goes to Heat's EngineService on that
+database; a refusal crosses oslo.messaging's failure serialisation both ways, as it does
+between heat-engine and heat-api, and heat-api's fault middleware turns it into its body.
+Prints the list of bodies (``null`` for a call that succeeded).
 """
 
 import json
@@ -45,9 +46,23 @@ def main():
     resources.initialise()
     engine = service.EngineService("host", "engine")
     engine.engine_id = "oracle"
-    context = heat_context.RequestContext(
-        project_id=request["project"], user_id="alice", username="alice", is_admin=False
-    )
+    keystone = request.get("keystone")
+    if keystone is None:
+        context = heat_context.RequestContext(
+            project_id=request["project"], user_id="alice", username="alice", is_admin=False
+        )
+    else:
+        cfg.CONF.set_override("auth_uri", keystone["auth_url"], group="clients_keystone")
+        context = heat_context.RequestContext(
+            project_id=request["project"],
+            user_id=keystone["user_id"],
+            username="alice",
+            auth_url=keystone["auth_url"],
+            auth_token=keystone["token"],
+            auth_token_info=keystone["token_info"],
+            region_name=keystone["region"],
+            is_admin=False,
+        )
     bodies = []
     for call in request["calls"]:
         try:

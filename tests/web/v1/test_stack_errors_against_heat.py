@@ -10,26 +10,15 @@ fault middleware (``heat_engine_faults.py``).
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
 from keel_app.models.database import Database
-from tests import oracle
+from tests.web.v1 import heat_engine
 from tests.web.v1.conftest import HEADERS, PROJECT, v1
 from tests.web.v1.stack_templates import NONE_TEMPLATE, created, stack_path
-
-HEAT_ENGINE_FAULTS = Path(__file__).with_name("heat_engine_faults.py")
-ENVIRONMENT = {
-    "parameters": {},
-    "resource_registry": {},
-    "parameter_defaults": {},
-    "encrypted_param_names": [],
-    "event_sinks": [],
-}
 
 
 def _valued(value: Any) -> dict[str, Any]:
@@ -93,7 +82,7 @@ def _ours(client: FlaskClient, operation: str, template: dict[str, Any], stack: 
 
 
 def _heat_call(operation: str, template: dict[str, Any], stack: Any) -> dict[str, Any]:
-    common = {"template": template, "params": ENVIRONMENT, "files": {}, "args": {}}
+    common = {"template": template, "params": heat_engine.ENVIRONMENT, "files": {}, "args": {}}
     if operation in ("create", "preview"):
         method = "create_stack" if operation == "create" else "preview_stack"
         return {"method": method, "arguments": {**common, "stack_name": "x"}}
@@ -101,13 +90,8 @@ def _heat_call(operation: str, template: dict[str, Any], stack: Any) -> dict[str
     return {"method": method, "arguments": {**common, "stack_identity": stack}}
 
 
-def _heats(database: Database, calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    request = {
-        "url": database.url.render_as_string(hide_password=False),
-        "project": PROJECT,
-        "calls": calls,
-    }
-    bodies = oracle.run_json(HEAT_ENGINE_FAULTS.read_text(), json.dumps(request))
+def _heats(database: Database, calls: list[dict[str, Any]]) -> list[Any]:
+    bodies = heat_engine.fault_bodies(database, PROJECT, calls)
     return [body if body is None else {"status": body["code"], **body} for body in bodies]
 
 

@@ -1,8 +1,8 @@
 """Constraints that look a value up in a cloud service (``nova.flavor``, ``glance.image``, ...).
 
 Each is registered under Heat's name and says which client plugin to ask and with which
-getter, so that the client plugins can serve them when they arrive; until a context
-carries ``clients``, validating raises ``ClientNotAvailable`` (see ``custom``'s docstring).
+getter, so that the client plugins can serve them when they arrive; until then a value
+that no client can look up is refused (see ``custom``'s docstring).
 A getter that finds nothing raises ``EntityNotFound``, which makes the value invalid with
 the getter's message.
 """

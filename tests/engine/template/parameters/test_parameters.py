@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from keel_app.common.exception import ClientNotAvailable
+from keel_app.common.exception import StackValidationFailed
 from keel_app.common.identifier import HeatIdentifier
 from keel_app.engine.template import Template
 from keel_app.engine.template.parameters import (
@@ -74,11 +74,15 @@ def test_unknown_type_of_a_ready_schema_is_refused() -> None:
         Parameter("x", schema)
 
 
-def test_service_constraint_needs_a_client_to_validate_a_value() -> None:
+def test_service_constraint_without_a_client_makes_the_value_invalid() -> None:
     template = hot_template(
         {"flavor": {"type": "string", "constraints": [{"custom_constraint": "nova.flavor"}]}}
     )
     params = template.parameters(IDENTITY, {"flavor": "m1.small"})
     params.validate(validate_value=False)
-    with pytest.raises(ClientNotAvailable, match=r"The client \(nova\) is not available."):
+    with pytest.raises(StackValidationFailed) as raised:
         params.validate(validate_value=True)
+    assert str(raised.value) == (
+        "Parameter 'flavor' is invalid: "
+        "Error validating value 'm1.small': The client (nova) is not available."
+    )
