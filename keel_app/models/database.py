@@ -211,10 +211,12 @@ def _configure_sqlite(engine: sa.Engine, synchronous: bool) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys = ON")
-        # Write-ahead logging: one sync per commit instead of a journal's several, and
-        # readers that do not wait for the writer (an in-memory database ignores it).
+        # Write-ahead logging: readers do not wait for the writer (an in-memory database
+        # ignores it). Under WAL, NORMAL syncs at checkpoints instead of at every commit:
+        # a commit survives the process's crash, only an OS crash may lose the last ones,
+        # and the file stays consistent. A sync a commit cost a chain of steps ~5 ms a hop.
         cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.execute(f"PRAGMA synchronous = {'FULL' if synchronous else 'OFF'}")
+        cursor.execute(f"PRAGMA synchronous = {'NORMAL' if synchronous else 'OFF'}")
         cursor.close()
 
     @event.listens_for(engine, "begin")
