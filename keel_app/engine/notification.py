@@ -50,15 +50,17 @@ def _isotime(moment: Any) -> str | None:
     return None if moment is None else moment.strftime(ISO_FORMAT)
 
 
-def _tags(stack: Any) -> list[str] | None:
+def _tags(stack: Any) -> list[str]:
+    # Heat's stack.tags: a stack without tags has an empty list of them (the API shows
+    # None, the notifications []).
     known = getattr(stack, "tags", None)
     if known is not None:
-        return list(known) or None
+        return list(known)
     with stack.database.transaction() as session:
         rows = session.scalars(
             sa.select(StackTag.tag).where(StackTag.stack_id == stack.id).order_by(StackTag.id)
         )
-        return list(rows) or None
+        return list(rows)
 
 
 def stack_payload(stack: Any) -> dict[str, Any]:

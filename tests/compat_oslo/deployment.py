@@ -93,9 +93,11 @@ def heat_engine(
     *,
     host: str = "heat-bench-host",
     defaults: str = "",
+    sections: str = "",
 ) -> Iterator[Any]:
     """Heat's own heat-engine (one process) on ``oslo_url`` and the database, until the
-    block ends; ``defaults`` are more lines of its heat.conf's [DEFAULT]."""
+    block ends; ``defaults`` are more lines of its heat.conf's [DEFAULT], ``sections``
+    more sections after them."""
     conf_path = directory / "heat-engine.conf"
     conf_path.write_text(
         "[DEFAULT]\n"
@@ -106,6 +108,7 @@ def heat_engine(
         f"{defaults}"
         "[database]\n"
         f"connection = {database_url}\n"
+        f"{sections}"
     )
     with open(directory / "heat-engine.log", "wb") as log:
         process = subprocess.Popen(

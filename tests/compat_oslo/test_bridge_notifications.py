@@ -188,7 +188,7 @@ def test_create_update_and_delete_are_notified_as_heat_notifies_them(notified):
         "stack_name": "notified",
         "state": "CREATE_IN_PROGRESS",
         "state_reason": "Stack CREATE started",
-        "tags": None,
+        "tags": [],
         "updated_at": None,
         "description": "Notified",
     }
