@@ -17,11 +17,17 @@ from oslo_config import cfg
 
 from keel_app.cli.package_version import package_version
 from keel_app.common import config
-from keel_app.common.exception import ActionNotComplete, Error, NotFound, NotSupported
+from keel_app.common.context import admin_context
+from keel_app.common.exception import (
+    ActionInProgress,
+    ActionNotComplete,
+    Error,
+    NotFound,
+    NotSupported,
+)
 from keel_app.models import migration
 from keel_app.models.database import Database
 from keel_app.models.maintenance import (
-    convergence_migration,
     parameter_encryption,
     purge,
     resource_data,
@@ -114,17 +120,33 @@ def reset_stack_status(conf: cfg.ConfigOpts) -> None:
         stack_status.reset_stack_status(database, conf.command.stack_id)
 
 
+def _engine_up(database: Database) -> Callable[[str], bool]:
+    """Whether an engine holding a lock still runs, as its heartbeat row says: this
+    process has no engine to ask it as heat-manage's does."""
+
+    def engine_up(engine_id: str) -> bool:
+        states = services.list_services(database)
+        return any(state.engine_id == engine_id and state.status == "up" for state in states)
+
+    return engine_up
+
+
 def migrate_convergence_1(conf: cfg.ConfigOpts) -> None:
+    # The engine's own code (heat-manage reaches it by RPC), loaded by this command
+    # only: the others need no engine.
+    from keel_app.engine.service.convergence_migration import migrate_stack_tree
+    from keel_app.engine.settings import from_conf
+
     stack_id = conf.command.stack_id
     with _database(conf) as database:
         try:
-            needed = convergence_migration.needs_convergence_migration(database, stack_id)
+            migrate_stack_tree(
+                admin_context(), from_conf(conf), database, stack_id, _engine_up(database)
+            )
         except NotFound:
             raise Error(f"Stack with id {stack_id} can not be found.") from None
-        except (NotSupported, ActionNotComplete) as error:
+        except (NotSupported, ActionNotComplete, ActionInProgress) as error:
             raise Error(error.message) from None
-    if needed:
-        raise Error(f"Migration of legacy stack {stack_id} to convergence is not supported.")
 
 
 def purge_deleted(conf: cfg.ConfigOpts) -> None:

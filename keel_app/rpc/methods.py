@@ -105,6 +105,7 @@ METHODS: dict[str, ServiceFunction] = {
     ),
     "list_services": ServiceFunction("services:list_services"),
     "authenticated_to_backend": ServiceFunction("backend_auth:authenticated_to_backend"),
+    "migrate_convergence_1": ServiceFunction("convergence_migration:migrate_convergence_1"),
 }
 
 

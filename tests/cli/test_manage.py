@@ -6,12 +6,13 @@ import datetime
 import io
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from keel_app.cli.manage import main
 from keel_app.common import crypt
-from keel_app.models import RawTemplate, Stack, StackLock
+from keel_app.models import RawTemplate, Resource, Stack, StackLock
 from keel_app.models.database import Database
 from keel_app.models.migration import HEAD_REVISION
 from tests.cli.conftest import ENCRYPTION_KEY
@@ -335,7 +336,16 @@ def test_migrate_convergence_1_checks_the_stack(
             session, "busy", convergence=False, action="UPDATE", status="FAILED"
         ).id
         deleted = factories.stack(session, "deleted", deleted_at=ago(days=1)).id
-        legacy = factories.stack(session, "legacy", convergence=False).id
+        legacy = factories.stack(session, "legacy", convergence=False)
+        busy_child = factories.stack(
+            session,
+            "busy-child",
+            convergence=False,
+            owner_id=legacy.id,
+            status="FAILED",
+            backup=False,
+        ).id
+        legacy = legacy.id
 
     outcomes = {
         stack_id: _run(heat_conf, capsys, "migrate_convergence_1", stack_id)[::2]
@@ -354,12 +364,74 @@ def test_migrate_convergence_1_checks_the_stack(
             "ERROR: Stack busy has an action (UPDATE) in progress or failed state.\n",
         ),
         deleted: (1, f"ERROR: Stack with id {deleted} can not be found.\n"),
-        # Moving the resources needs the engine's dependency graph: not done here.
         legacy: (
             1,
-            f"ERROR: Migration of legacy stack {legacy} to convergence is not supported.\n",
+            "ERROR: Stack busy-child has an action (CREATE) in progress or failed state.\n",
         ),
     }
+    assert _stored(database, Stack, busy_child).convergence is False
+
+
+def _stored(database: Database, model: type[Any], key: Any) -> Any:
+    with database.transaction() as session:
+        return session.get(model, key)
+
+
+LEGACY_TEMPLATE = {
+    "heat_template_version": "2018-08-31",
+    "resources": {
+        "a": {"type": "OS::Heat::None"},
+        "b": {"type": "OS::Heat::None", "depends_on": ["a"]},
+        "c": {"type": "OS::Heat::Value", "properties": {"value": {"get_attr": ["b", "x"]}}},
+    },
+}
+
+
+def test_migrate_convergence_1_moves_a_legacy_tree_to_convergence(
+    database: Database, heat_conf: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with database.transaction() as session:
+        root = factories.stack(
+            session,
+            "legacy-root",
+            convergence=False,
+            current_traversal=None,
+            raw_template=factories.template(session, template=LEGACY_TEMPLATE),
+        )
+        child = factories.stack(
+            session,
+            "legacy-child",
+            convergence=False,
+            owner_id=root.id,
+            nested_depth=1,
+            backup=False,
+            raw_template=factories.template(session, template=LEGACY_TEMPLATE),
+        )
+        rows = {}
+        for stack in (root, child):
+            for name in ("a", "b", "c"):
+                row = Resource(name=name, stack_id=stack.id, action="CREATE", status="COMPLETE")
+                session.add(row)
+                session.flush()
+                rows[stack.name, name] = row.id
+        stacks = {
+            root.name: (root.id, root.raw_template_id),
+            child.name: (child.id, child.raw_template_id),
+        }
+
+    status, _, _ = _run(heat_conf, capsys, "migrate_convergence_1", stacks["legacy-root"][0])
+
+    assert status == 0
+    for name, (stack_id, template_id) in stacks.items():
+        stored = _stored(database, Stack, stack_id)
+        assert (stored.convergence, bool(stored.current_traversal)) == (True, True)
+        a, b, c = (_stored(database, Resource, rows[name, key]) for key in "abc")
+        assert [(row.current_template_id, row.requires) for row in (a, b, c)] == [
+            (template_id, []),
+            (template_id, [a.id]),
+            (template_id, [b.id]),
+        ]
+    assert _stored(database, StackLock, stacks["legacy-root"][0]) is None
 
 
 def test_a_missing_config_file_is_an_error(

@@ -19,7 +19,9 @@ from keel_app.common.context import RequestContext
 from keel_app.compat_oslo import caller
 from keel_app.engine.settings import EngineSettings
 from keel_app.models import RawTemplate
+from keel_app.models import Resource as ResourceRow
 from keel_app.models import Stack as StackRow
+from keel_app.models import StackLock as StackLockRow
 from keel_app.models.database import Database
 from keel_app.models.service import Service
 from keel_app.models.template import RawTemplateFiles
@@ -369,3 +371,271 @@ def test_authenticated_to_backend_answers_as_heats_engine(mixed):
         "AttributeError",
         "'OpenStackClients' object has no attribute 'authenticated'",
     )
+
+
+HEAT_OPERATOR = Path(__file__).parents[1] / "engine" / "service" / "heat_operator.py"
+# heat-manage's context: admin, no user.
+MANAGE_CONTEXT = {"is_admin": True}
+LEGACY_TEMPLATE = {
+    "heat_template_version": "2018-08-31",
+    "resources": {
+        "a": {"type": "OS::Heat::None"},
+        "b": {"type": "OS::Heat::None", "depends_on": ["a"]},
+        "c": {"type": "OS::Heat::RandomString", "properties": {"length": 8}},
+        "d": {
+            "type": "OS::Heat::Value",
+            "properties": {"value": {"get_attr": ["c", "value"]}},
+            "depends_on": ["b"],
+        },
+    },
+}
+
+
+def legacy_tree_made_by_heat(mixed: dict[str, Any], name: str) -> tuple[str, str]:
+    """A legacy (convergence_engine = false) stack and one below it, both created by
+    Heat's own EngineService on the fleet's database: the root's id and the child's."""
+    made = oracle.run_json(
+        HEAT_OPERATOR.read_text(),
+        json.dumps(
+            {
+                "url": mixed["database_url"],
+                "project": "project-legacy",
+                "config": {"convergence_engine": False},
+                "calls": [
+                    {
+                        "method": "create_stack",
+                        "arguments": {
+                            "stack_name": stack_name,
+                            "template": LEGACY_TEMPLATE,
+                            "params": {},
+                            "files": {},
+                            "args": {"disable_rollback": True},
+                            # Given, so that no Keystone is asked for a project.
+                            "stack_user_project_id": "project-legacy",
+                        },
+                    }
+                    for stack_name in (name, f"{name}-child")
+                ],
+            }
+        ),
+    )
+    root, child = (identity["stack_id"] for identity in made)
+    engine = sa.create_engine(mixed["database_url"], poolclass=sa.NullPool)
+    try:
+        with engine.begin() as connection:
+            # The oracle's process ends once every resource is created, before its
+            # legacy create thread stores the stack's end and lets go of the lock: what
+            # that thread writes is written here.
+            connection.execute(
+                sa.update(StackRow)
+                .where(StackRow.id.in_([root, child]))
+                .values(status="COMPLETE", status_reason="Stack CREATE completed successfully")
+            )
+            connection.execute(
+                sa.delete(StackLockRow).where(StackLockRow.stack_id.in_([root, child]))
+            )
+            # What a legacy nested stack's row says of its parent.
+            connection.execute(
+                sa.update(StackRow)
+                .where(StackRow.id == child)
+                .values(owner_id=root, nested_depth=1, parent_resource_name="inner")
+            )
+    finally:
+        engine.dispose()
+    return root, child
+
+
+def tree_rows(mixed: dict[str, Any], stack_ids: tuple[str, ...]) -> dict[str, Any]:
+    """The rows of a tree's stacks as twins compare: ids as names or as whether they
+    point where they should."""
+    engine = sa.create_engine(mixed["database_url"], poolclass=sa.NullPool)
+    try:
+        with engine.connect() as connection:
+            seen = {}
+            for position, stack_id in enumerate(stack_ids):
+                stack = connection.execute(
+                    sa.select(StackRow.__table__).where(StackRow.id == stack_id)
+                ).one()
+                resources = connection.execute(
+                    sa.select(ResourceRow.__table__)
+                    .where(ResourceRow.stack_id == stack_id)
+                    .order_by(ResourceRow.id)
+                ).all()
+                names = {row.id: row.name for row in resources}
+                seen[position] = {
+                    "stack": {
+                        "action": stack.action,
+                        "status": stack.status,
+                        "convergence": stack.convergence,
+                        "traversal": stack.current_traversal,
+                        "raw_template_id": stack.raw_template_id,
+                        "prev_raw_template_id": stack.prev_raw_template_id,
+                        "updated_at": stack.updated_at,
+                        "current_deps": stack.current_deps,
+                    },
+                    "resources": {
+                        row.name: {
+                            "current_template_is_the_stacks": row.current_template_id
+                            == stack.raw_template_id,
+                            "current_template_id": row.current_template_id,
+                            "requires": None
+                            if row.requires is None
+                            else [names.get(key, key) for key in row.requires],
+                            "state": (row.action, row.status),
+                            "atomic_key": row.atomic_key,
+                            "engine_id": row.engine_id,
+                            "updated_at": row.updated_at,
+                        }
+                        for row in resources
+                    },
+                    "locked": connection.scalar(
+                        sa.select(sa.func.count()).where(StackLockRow.stack_id == stack_id)
+                    ),
+                }
+            return seen
+    finally:
+        engine.dispose()
+
+
+def migrate_on(mixed: dict[str, Any], host: str, stack_id: str) -> dict[str, Any]:
+    """heat-manage migrate_convergence_1's call, sent to the engine on ``host``."""
+    answer: dict[str, Any] = mixed["peer"].request(
+        raw=True,
+        topic="engine",
+        server=host,
+        version="1.34",
+        method="migrate_convergence_1",
+        kwargs={"stack_id": stack_id},
+        context=MANAGE_CONTEXT,
+        timeout=60,
+    )
+    return answer
+
+
+# Heat 27.0.1's EngineService.migrate_convergence_1 opens its transaction with
+# ``ctxt.session.begin()``, which its oslo.db refuses (NoEngineContextEstablished): the
+# moves below are Heat's own (Stack.migrate_to_convergence for each stack of the tree,
+# nested ones first), run in the transaction that call meant to open.
+MIGRATE_AS_HEAT_MEANS = """
+import json, logging, sys
+logging.disable(logging.CRITICAL)
+from oslo_config import cfg
+cfg.CONF([], project="heat", default_config_files=[])
+from heat.db import api as db_api
+from heat.common import context
+from heat.engine import resources, stack as parser
+from heat.objects import stack as stack_object
+cfg.CONF.set_override("connection", sys.argv[1], group="database")
+resources.initialise()
+ctxt = context.get_admin_context()
+root = parser.Stack.load(ctxt, stack_id=sys.argv[2], show_deleted=False)
+stacks = [
+    parser.Stack.load(ctxt, stack_id=row.id, stack=row)
+    for row in stack_object.Stack.get_all_by_root_owner_id(ctxt, root.id)
+]
+with db_api.context_manager.writer.using(ctxt):
+    for stack in [*stacks, root]:
+        if not stack.convergence:
+            stack.migrate_to_convergence()
+print(json.dumps(None))
+"""
+
+
+def moved(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """What a move changed in a tree's rows, with what differs between twins by nature
+    (ids, traversals, times) told as whether it changed."""
+    changes = {}
+    for position, rows in after.items():
+        was = before[position]
+        stack = dict(rows["stack"])
+        stack["traversal"] = (
+            stack["traversal"] is not None and stack["traversal"] != was["stack"]["traversal"]
+        )
+        for key in ("raw_template_id", "updated_at"):
+            stack[key] = stack[key] == was["stack"][key]
+        resources = {}
+        for name, resource in rows["resources"].items():
+            resource = dict(resource)
+            resource["updated_at"] = resource["updated_at"] == was["resources"][name]["updated_at"]
+            resource.pop("current_template_id")
+            resources[name] = resource
+        changes[position] = {**rows, "stack": stack, "resources": resources}
+    return changes
+
+
+def test_migrate_convergence_1_moves_a_legacy_tree_as_heat_does(mixed):
+    heat_tree = legacy_tree_made_by_heat(mixed, "legacy-heat")
+    keel_tree = legacy_tree_made_by_heat(mixed, "legacy-keel")
+    heat_before, keel_before = tree_rows(mixed, heat_tree), tree_rows(mixed, keel_tree)
+
+    heat_answer = migrate_on(mixed, HEAT_HOST, heat_tree[0])
+    heat_engine_left = tree_rows(mixed, heat_tree)
+    oracle.run(MIGRATE_AS_HEAT_MEANS, mixed["database_url"], heat_tree[0])
+    keel_answer = migrate_on(mixed, BRIDGE_HOST, keel_tree[0])
+
+    # Heat's engine fails the call and leaves the tree as it was; keel-bridge moves it.
+    assert (heat_answer["error"]["exc_type"], heat_engine_left) == (
+        "NoEngineContextEstablished",
+        heat_before,
+    )
+    assert keel_answer == {"result": None}
+    keel_moved = moved(keel_before, tree_rows(mixed, keel_tree))
+    assert keel_moved == moved(heat_before, tree_rows(mixed, heat_tree))
+    for stack in keel_moved.values():
+        assert (stack["stack"]["convergence"], stack["stack"]["traversal"], stack["locked"]) == (
+            True,
+            True,
+            0,
+        )
+        assert {
+            name: (resource["current_template_is_the_stacks"], sorted(resource["requires"]))
+            for name, resource in stack["resources"].items()
+        } == {
+            "a": (True, []),
+            "b": (True, ["a"]),
+            "c": (True, []),
+            "d": (True, ["b", "c"]),
+        }
+
+
+def test_migrate_convergence_1_refuses_as_heats_engine_does(mixed):
+    converged = request(
+        mixed,
+        "create_stack",
+        stack_name="migrate-converged",
+        template=TEMPLATE,
+        params={},
+        files={},
+        args={"disable_rollback": True},
+    )
+    wait_for_state(mixed, converged, "CREATE_COMPLETE")
+    root, child = legacy_tree_made_by_heat(mixed, "legacy-refused")
+    busy_root, busy_child = legacy_tree_made_by_heat(mixed, "legacy-busy")
+    engine = sa.create_engine(mixed["database_url"], poolclass=sa.NullPool)
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                sa.update(StackRow).where(StackRow.id == busy_child).values(status="FAILED")
+            )
+    finally:
+        engine.dispose()
+    missing = "3f5bd0f6-0000-4000-8000-000000000000"
+    cases = [converged["stack_id"], child, busy_root, missing]
+    before = tree_rows(mixed, (root, child, busy_root, busy_child))
+
+    answers = {
+        host: [migrate_on(mixed, host, stack_id) for stack_id in cases]
+        for host in (HEAT_HOST, BRIDGE_HOST)
+    }
+
+    assert answers[BRIDGE_HOST] == answers[HEAT_HOST]
+    assert [
+        answer["error"]["message"] if "error" in answer else answer["result"]
+        for answer in answers[BRIDGE_HOST]
+    ] == [
+        None,
+        f"Migration of nested stack {child} is not supported.",
+        "Stack legacy-busy-child has an action (CREATE) in progress or failed state.",
+        f'No stack exists with id "{missing}"',
+    ]
+    assert tree_rows(mixed, (root, child, busy_root, busy_child)) == before
