@@ -21,6 +21,10 @@ from keel_app.tasks.runtime import WorkerRuntime, current
 
 LOG = logging.getLogger(__name__)
 
+# Steps one task may run in a row (a chain's hops); then the next goes through the broker,
+# so that one long chain does not keep a thread from the other stacks' steps for long.
+CONTINUED_STEPS = 50
+
 
 def _worker(runtime: WorkerRuntime) -> Worker:
     return Worker(runtime.database, runtime.settings, runtime.dispatcher)
@@ -48,19 +52,40 @@ def check_resource(
     abandon: bool = False,
 ) -> None:
     runtime = current()
-    _worker(runtime).check_resource(
-        _context(runtime, context),
-        resource_id,
-        current_traversal,
-        data,
-        is_update,
-        adopt_stack_data,
-        converge=converge,
-        skip_propagate=skip_propagate,
-        accumulated_failures=accumulated_failures,
-        node_type=node_type,
-        abandon=abandon,
-    )
+    step = {
+        "resource_id": resource_id,
+        "current_traversal": current_traversal,
+        "data": data,
+        "is_update": is_update,
+        "adopt_stack_data": adopt_stack_data,
+        "converge": converge,
+        "skip_propagate": skip_propagate,
+        "accumulated_failures": accumulated_failures,
+        "node_type": node_type,
+        "abandon": abandon,
+    }
+    _run_with_continuations(runtime, _context(runtime, context), step)
+
+
+def _run_with_continuations(runtime: WorkerRuntime, context: Any, step: dict[str, Any]) -> None:
+    """Run the step, then the next one it kept for this thread, and so on, at most
+    ``CONTINUED_STEPS`` in all. A step kept and not run (past that number, or after a
+    step that raised) leaves as a message."""
+    worker = _worker(runtime)
+    dispatcher = runtime.dispatcher
+    unrun: list[tuple[Any, dict[str, Any]]] = []
+    try:
+        with dispatcher.continuation() as kept:
+            unrun = kept
+            for _ in range(CONTINUED_STEPS):
+                worker.check_resource(context, **step)
+                if not kept:
+                    return
+                context, step = kept.pop()
+            kept.append((context, step))
+    finally:
+        for kept_context, kept_step in unrun:
+            dispatcher.send_check_resource(kept_context, **kept_step)
 
 
 @app.task(

@@ -222,3 +222,35 @@ def test_a_stack_of_many_leaves_survives_an_engine_killed_during_a_batch(
     assert sorted((r.name, r.action, r.status) for r in live) == sorted(
         (f"r{i}", "CREATE", "COMPLETE") for i in range(80)
     )
+
+
+def _chain(count: int) -> dict[str, Any]:
+    resources: dict[str, Any] = {"r0": {"type": "OS::Heat::None"}}
+    for index in range(1, count):
+        resources[f"r{index}"] = {"type": "OS::Heat::None", "depends_on": [f"r{index - 1}"]}
+    return {"heat_template_version": "2015-04-30", "resources": resources}
+
+
+def _step_messages_run() -> int:
+    from keel_app.tasks.app import app
+
+    stats = app.control.inspect(timeout=2).stats() or {}
+    return sum(node.get("total", {}).get("keel.check_resource", 0) for node in stats.values())
+
+
+def test_a_chain_goes_on_in_the_thread_of_its_step_fifty_hops_a_message(
+    workers, fleet_database, api_settings, dispatcher, context
+) -> None:
+    workers.start(1)
+    stack_id = _create(context, api_settings, fleet_database, dispatcher, _chain(60))["stack_id"]
+
+    created = _wait_final(fleet_database, stack_id)
+
+    assert (created.action, created.status) == ("CREATE", "COMPLETE")
+    rows = _resources(fleet_database, stack_id)
+    assert sorted((r.name, r.status, r.engine_id) for r in rows) == sorted(
+        (f"r{i}", "COMPLETE", None) for i in range(60)
+    )
+    # r0 came as the traversal's one leaf; r1-r49 went on in its thread, r50 left as
+    # the second message and r51-r59 went on after it.
+    assert _step_messages_run() == 2
