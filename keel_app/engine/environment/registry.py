@@ -47,6 +47,9 @@ class ResourceRegistry:
 
     def __init__(self, global_registry: ResourceRegistry | None, param_defaults: Any) -> None:
         self._registry: dict[Any, Any] = {RESOURCES: {}}
+        # The wildcard names ("OS::Nova::*"), looked through at every type lookup: kept
+        # until an entry is registered or removed.
+        self._wildcards: list[Any] | None = None
         self.global_registry = global_registry
         self.param_defaults = param_defaults
         self._template_resource_class: Any = None
@@ -109,12 +112,14 @@ class ResourceRegistry:
         return level
 
     def _register_item(self, path: list[Any], item: Any) -> None:
+        self._wildcards = None
         self._level(path)[path[-1]] = item
 
     def _register_info(self, path: list[Any], info: ResourceInfo | None) -> None:
         descriptive_path = "/".join(path)
         name = path[-1]
         level = self._level(path)
+        self._wildcards = None
 
         if info is None:
             self._remove(level, name, descriptive_path)
@@ -165,6 +170,7 @@ class ResourceRegistry:
         """Forget a template resource (a nested stack must not instantiate itself)."""
         if not isinstance(info, TemplateResourceInfo):
             return
+        self._wildcards = None
         level = self._registry
         for key in info.path[:-1]:
             level = level[key]
@@ -219,7 +225,9 @@ class ResourceRegistry:
         if exact:
             yield exact
 
-        for pattern in [name for name in self._registry if name.endswith("*")]:
+        if self._wildcards is None:
+            self._wildcards = [name for name in self._registry if name.endswith("*")]
+        for pattern in self._wildcards:
             if self._registry[pattern].matches(resource_type):
                 yield self._registry[pattern]
 
