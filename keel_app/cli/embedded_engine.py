@@ -32,6 +32,7 @@ from keel_app.models.maintenance import services, stack_status
 from keel_app.rpc.client import EngineClient
 from keel_app.rpc.local import LocalTransport
 from keel_app.tasks.heartbeat import Heartbeat
+from keel_app.web import policy
 
 LOG = logging.getLogger(__name__)
 
@@ -78,7 +79,7 @@ def start(conf: cfg.ConfigOpts, threads: int = DEFAULT_THREADS) -> EmbeddedEngin
     require_stack_domain(conf)
     database = Database.from_conf(conf)
     migration.db_sync(database.engine)
-    settings = from_conf(conf)
+    settings = from_conf(conf, resource_type_policy=policy.resource_type_refusal(conf))
     claim = engine_claim.claim(config.state_dir())
     if claim is not None:
         if claim.previous_engine_id is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import socket
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +53,10 @@ class EngineSettings:
     heat_endpoints: HeatEndpointSettings = field(default_factory=HeatEndpointSettings)
     # How Swift is looked up in the caller's catalog, for a ``files_container``.
     swift: SwiftSettings = field(default_factory=SwiftSettings)
+    # Heat's resource type policy (``resource_types:<type>`` rules, OS::Keystone::* for
+    # admins only ...): (context, type name) -> None when the caller may use the type,
+    # else the action Heat's Forbidden names. None, without heat.conf: every type.
+    resource_type_policy: Callable[[Any, str], str | None] | None = None
     host: str = field(default_factory=socket.gethostname)
     # Each engine process has its own id, written into the locks it takes.
     engine_id: str = field(default_factory=lambda: str(uuid.uuid4()))
@@ -66,8 +71,13 @@ class EngineSettings:
         )
 
 
-def from_conf(conf: Any, engine_id: str | None = None) -> EngineSettings:
-    """Settings from a parsed heat.conf ``ConfigOpts`` (or anything with those attributes)."""
+def from_conf(
+    conf: Any,
+    engine_id: str | None = None,
+    resource_type_policy: Callable[[Any, str], str | None] | None = None,
+) -> EngineSettings:
+    """Settings from a parsed heat.conf ``ConfigOpts`` (or anything with those attributes);
+    the resource type policy is built by the edge that has the policy enforcer."""
     values: dict[str, Any] = {
         "max_resources_per_stack": conf.max_resources_per_stack,
         "max_stacks_per_tenant": conf.max_stacks_per_tenant,
@@ -96,4 +106,6 @@ def from_conf(conf: Any, engine_id: str | None = None) -> EngineSettings:
     }
     if engine_id is not None:
         values["engine_id"] = engine_id
+    if resource_type_policy is not None:
+        values["resource_type_policy"] = resource_type_policy
     return EngineSettings(**values)

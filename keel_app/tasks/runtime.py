@@ -39,8 +39,12 @@ def build(conf: Any, engine_id: str | None = None) -> WorkerRuntime:
     from keel_app.compat_oslo import caller, notifier
     from keel_app.tasks.dispatcher import CeleryDispatcher
 
+    # Heat's engine checks the resource type policy with the API's policy enforcer.
+    from keel_app.web import policy
+
     global_environment.initialise(conf.environment_dir, conf.template_dir)
-    settings = from_conf(conf, engine_id=engine_id)
+    refusal = policy.resource_type_refusal(conf)
+    settings = from_conf(conf, engine_id=engine_id, resource_type_policy=refusal)
     database = Database.from_conf(conf)
     dispatcher = CeleryDispatcher(settings, database, caller.heat_engine_asker(conf))
     return WorkerRuntime(conf, database, settings, dispatcher, notifier.from_conf(conf))

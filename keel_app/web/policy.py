@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 import flask
@@ -89,6 +90,37 @@ def is_admin(context: RequestContext, conf: cfg.ConfigOpts) -> bool:
     # Heat asks while its context is still being made: the rule sees no is_admin yet.
     values = {**policy_values(context), "is_admin": None}
     return bool(enforcer(conf).enforce("context_is_admin", {}, values))
+
+
+RESOURCE_TYPE_SCOPE = "resource_types"
+
+
+def resource_type_refusal(conf: cfg.ConfigOpts) -> Callable[[RequestContext, str], str | None]:
+    """Heat's resource type policy, which its engine checks: the rule of the type's own
+    name, then that of its namespace (``OS::Keystone::User`` -> ``OS::Keystone::*``). The
+    check answers None when the caller may use the type, else the action Heat's
+    Forbidden names: the rule that refused, or the type when its namespace's rule did.
+    A name with no registered rule allows; an operator's file redefines registered ones
+    only, as in Heat."""
+
+    def rule_allows(context: RequestContext, rule: str) -> bool:
+        try:
+            return bool(enforcer(conf).authorize(rule, {}, policy_values(context)))
+        except oslo_policy.PolicyNotRegistered:
+            return True
+        except oslo_policy.InvalidScope:
+            return False
+
+    def refusal(context: RequestContext, type_name: str) -> str | None:
+        own_rule = f"{RESOURCE_TYPE_SCOPE}:{type_name}"
+        if not rule_allows(context, own_rule):
+            return own_rule
+        namespace = "::".join([*type_name.split("::")[:-1], "*"])
+        if not rule_allows(context, f"{RESOURCE_TYPE_SCOPE}:{namespace}"):
+            return type_name
+        return None
+
+    return refusal
 
 
 def enforce(

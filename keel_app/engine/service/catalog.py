@@ -82,6 +82,15 @@ def list_template_functions(
     ]
 
 
+def enforce_resource_type(context: Any, settings: EngineSettings, type_name: str) -> None:
+    """Forbidden, as Heat's engine raises it, when the resource type policy refuses."""
+    if settings.resource_type_policy is None:
+        return
+    refused = settings.resource_type_policy(context, type_name)
+    if refused is not None:
+        raise exception.Forbidden(action=refused)
+
+
 def list_resource_types(
     context: Any,
     settings: EngineSettings,
@@ -95,6 +104,7 @@ def list_resource_types(
     environment: Any = None,
 ) -> list[Any]:
     environment = environment if environment is not None else global_environment.global_env()
+    policy = settings.resource_type_policy
     return list(
         environment.get_types(
             context,
@@ -102,6 +112,7 @@ def list_resource_types(
             type_name=type_name,
             version=heat_version,
             with_description=with_description,
+            is_allowed=None if policy is None else lambda ctx, name: policy(ctx, name) is None,
         )
     )
 
@@ -116,5 +127,6 @@ def resource_schema(
     with_description: bool = False,
     environment: Any = None,
 ) -> dict[str, Any]:
+    enforce_resource_type(context, settings, type_name)
     environment = environment if environment is not None else global_environment.global_env()
     return schema_output.resource_schema(environment, type_name, context, with_description)

@@ -17,6 +17,7 @@ from keel_app.engine.environment import global_environment
 from keel_app.engine.environment.support import HIDDEN
 from keel_app.engine.properties import Schema, schemata
 from keel_app.engine.resource.attributes import Attributes
+from keel_app.engine.service.catalog import enforce_resource_type
 from keel_app.engine.settings import EngineSettings
 from keel_app.models.database import Database
 
@@ -146,6 +147,7 @@ def generate_template(
     template_type: str = "cfn",
     environment: Any = None,
 ) -> dict[str, Any]:
+    enforce_resource_type(context, settings, type_name)
     environment = environment if environment is not None else global_environment.global_env()
     try:
         resource_class = environment.get_class(type_name)
