@@ -11,7 +11,8 @@ depending on the previous one, ``random:N`` N independent RandomString, ``group:
 ResourceGroup of N RandomString, ``nested:N`` N nested stacks (template resources) of 20
 None each. For each phase it prints wall seconds (and, of them, the seconds the API's call
 took before it returned), convergence tasks run (a task may carry several leaves) and
-tasks/s, resources done a second, and database statements per
+tasks/s, resources done a second and milliseconds a resource (for a chain, a hop), the
+engine's resident memory (the largest worker's for ``fleet``), and database statements per
 resource (counted by this process's engine for ``embedded``; the server's ``Questions``
 delta for MariaDB, so other clients of the server count too). With ``--with-heat`` it also
 runs the same shapes through the reference Heat 27.0.1 (../shared/tools/reference-heat,
@@ -161,6 +162,10 @@ class Embedded:
     def tasks_run(self) -> int:
         return len(self.queue.delivered)
 
+    def rss_mb(self) -> float:
+        """This process's resident memory: the engine runs in it."""
+        return resident_mb(os.getpid())
+
     def wait(self, stack_id: str, action: str) -> str:
         self.queue.run_until_idle(limit=10_000_000)
         return stack_status(self.database, stack_id)
@@ -195,6 +200,10 @@ class FleetDeployment:
         self.dispatcher = CeleryDispatcher(self.settings, self.database)
         self.counter = ServerQuestions(database_url) if database_url.startswith("mysql") else None
 
+    def rss_mb(self) -> float:
+        """The largest resident memory of the worker processes."""
+        return max(resident_mb(process.pid) for process in self.fleet.alive())
+
     def tasks_run(self) -> int:
         from keel_app.tasks.app import app  # noqa: PLC0415
 
@@ -227,6 +236,13 @@ def mysql_database() -> Iterator[str]:
     finally:
         with server.connect() as connection:
             connection.execute(sa.text(f"DROP DATABASE IF EXISTS {name}"))
+
+
+def resident_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 def stack_status(database: Database, stack_id: str) -> str:
@@ -387,10 +403,12 @@ def main() -> int:
                 # Workers import plugins and fill their caches on their first steps.
                 run_shape(deployment, "none", 10)
                 print("# warm-up: a 10-resource stack created, updated and deleted first")
+            rss_start = deployment.rss_mb()
             print(
                 f"{'shape':<12} {'phase':<7} {'status':<18} {'wall s':>8} {'call s':>7} "
-                f"{'tasks':>7} {'res/s':>8} "
-                f"{'tasks/s':>8} {'stmts/res':>9} {'heat s':>8} {'ratio':>6}"
+                f"{'tasks':>7} {'res/s':>8} {'ms/res':>7} "
+                f"{'tasks/s':>8} {'stmts/res':>9} {'heat s':>8} {'heat ms/res':>11} {'ratio':>6} "
+                f"{'rss MB':>7}"
             )
             for item in arguments.shapes.split(","):
                 shape, _, count_text = item.partition(":")
@@ -401,14 +419,23 @@ def main() -> int:
                     if heat is not None and figure["phase"] in ("create", "delete"):
                         heat_s = heat.get(f"{figure['phase']}_s")
                     ratio = f"{heat_s / figure['wall_s']:.0f}x" if heat_s else "-"
+                    resources = resources_in(shape, count)
+                    heat_ms = f"{1000 * heat_s / resources:.1f}" if heat_s else "-"
                     print(
                         f"{figure['shape']:<12} {figure['phase']:<7} {figure['status']:<18} "
                         f"{figure['wall_s']:>8.2f} {figure['call_s']:>7.2f} {figure['tasks']:>7} "
                         f"{figure['resources_per_s'] or 0:>8.1f} "
+                        f"{1000 * figure['wall_s'] / resources:>7.2f} "
                         f"{figure['tasks_per_s'] or 0:>8.1f} "
                         f"{figure['statements_per_resource'] or '-':>9} "
-                        f"{heat_s if heat_s is not None else '-':>8} {ratio:>6}"
+                        f"{heat_s if heat_s is not None else '-':>8} {heat_ms:>11} {ratio:>6} "
+                        f"{deployment.rss_mb():>7.1f}"
                     )
+            rss_end = deployment.rss_mb()
+            print(
+                f"# engine RSS: {rss_start:.1f} MB after the warm-up, {rss_end:.1f} MB at the "
+                f"end ({100 * (rss_end - rss_start) / rss_start:+.1f}%)"
+            )
         finally:
             deployment.close()
     print(f"# reproduce: {command}")
