@@ -8,6 +8,7 @@ with ``OS_ENDPOINT`` reaches ``keel all-in-one``.
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -28,6 +29,15 @@ class StackPath:
 
     def url(self, suffix: str = "") -> str:
         return f"/stacks/{quote(self.name, safe='')}/{self.id}{suffix}"
+
+
+def add_stack_arguments(parser: argparse.ArgumentParser) -> None:
+    """The stack to look at and where: what ``keel stack`` commands share."""
+    parser.add_argument("stack", metavar="NAME", help="the stack's name or id")
+    parser.add_argument(
+        "--nested-depth", type=int, default=3, help="how deep into nested stacks to look"
+    )
+    parser.add_argument("--os-cloud", help="a cloud of clouds.yaml (default: OS_CLOUD)")
 
 
 def connect(cloud: str | None = None) -> adapter.Adapter:

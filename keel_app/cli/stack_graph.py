@@ -167,12 +167,8 @@ def add_parser(stack_commands: Any) -> None:
         description=__doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    graph.add_argument("stack", metavar="NAME", help="the stack's name or id")
+    orchestration_api.add_stack_arguments(graph)
     graph.add_argument("--format", choices=("dot", "svg"), default="dot")
-    graph.add_argument(
-        "--nested-depth", type=int, default=3, help="how deep into nested stacks to look"
-    )
-    graph.add_argument("--os-cloud", help="a cloud of clouds.yaml (default: OS_CLOUD)")
     graph.set_defaults(handler=run)
 
 

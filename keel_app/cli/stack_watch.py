@@ -46,12 +46,8 @@ def add_parser(stack_commands: Any) -> None:
         description=__doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    watch.add_argument("stack", metavar="NAME", help="the stack's name or id")
+    orchestration_api.add_stack_arguments(watch)
     watch.add_argument("--interval", type=float, default=1.0, help="seconds between reads")
-    watch.add_argument(
-        "--nested-depth", type=int, default=3, help="how deep into nested stacks to look"
-    )
-    watch.add_argument("--os-cloud", help="a cloud of clouds.yaml (default: OS_CLOUD)")
     watch.set_defaults(handler=run)
 
 
