@@ -1,9 +1,9 @@
 """``keel``: OpenKeel's command line, one sub-command group a feature.
 
 ``keel template validate TEMPLATE [-e ENV]... [-P key=value]... [--show-nested]
-[--ignore-errors CODES]`` validates a template offline, exactly as Heat's API would
-with no cloud behind it: the template and environments are read from disk the way
-python-heatclient reads them, then Heat's validate_template runs on them.
+[--ignore-errors CODES] [--services TYPES]`` validates a template offline, as Heat's
+API of a cloud with every service would: the template and environments are read from
+disk the way python-heatclient reads them, then Heat's validate_template runs on them.
 
 Output: the JSON document the API's validate returns (keys sorted, indented by two),
 exit status 0. An invalid template prints one line on standard error and exits with 1::
@@ -13,8 +13,9 @@ exit status 0. An invalid template prints one line on standard error and exits w
 where ``<type>`` is the class of Heat's error (``StackValidationFailed``,
 ``InvalidTemplateVersion``, ``ResourceTypeUnavailable`` ...), ``HTTPBadRequest`` for
 what the API rejects before validating, and ``CommandError`` for files that cannot be
-read. No service catalog is at hand, so every resource type that needs a cloud service
-is unavailable (error code 99001): ``--ignore-errors 99001`` validates such templates.
+read. The caller's catalog lists every service a resource type may need (each with
+every extension); ``--services`` lists only the service types given, and a type whose
+service is left out is unavailable (error code 99001), as in a cloud without it.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from keel_app.cli import all_in_one, stack_graph, stack_watch, template_files
+from keel_app.cli import all_in_one, offline_cloud, stack_graph, stack_watch, template_files
 from keel_app.cli.package_version import package_version
 from keel_app.engine.template import DEFAULT_LIMITS, TemplateLimits
 from keel_app.engine.validate import (
@@ -44,9 +45,13 @@ environments are read as python-heatclient reads them (files named by get_file a
 by template resource types are gathered), then Heat's validate_template runs.
 
 Prints the API's answer as JSON. An invalid template prints
-"ERROR: <type>: <message>" on standard error and exits with 1. Resource types that
-need a cloud service are unavailable here (error 99001); --ignore-errors 99001
-validates templates that use them.
+"ERROR: <type>: <message>" on standard error and exits with 1.
+
+The answer is that of a cloud with every service in its catalog (each with every
+extension). --services restricts the catalog to the service types given, e.g.
+--services orchestration,compute; --services "" validates as with no cloud at all.
+A resource type whose service is left out is unavailable (error 99001, which
+--ignore-errors 99001 ignores).
 """
 
 
@@ -75,6 +80,7 @@ def _validate(arguments: argparse.Namespace) -> dict[str, Any]:
         show_nested=arguments.show_nested,
         ignorable_errors=ignorable_errors,
         limits=limits,
+        context=offline_cloud.caller(arguments.services),
     )
 
 
@@ -132,6 +138,16 @@ def _add_template_commands(commands: Any) -> None:
         "--ignore-errors",
         metavar="CODES",
         help="Comma-separated Heat error codes to ignore (99001: service unavailable).",
+    )
+    validate.add_argument(
+        "--services",
+        metavar="TYPES",
+        type=offline_cloud.parse_services,
+        default=offline_cloud.SERVICE_TYPES,
+        help=(
+            "Comma-separated service types the caller's catalog lists (default: all of "
+            f"{', '.join(offline_cloud.SERVICE_TYPES)}); an empty value lists none."
+        ),
     )
     limits = validate.add_argument_group("limits (heat.conf options of the same names)")
     limits.add_argument("--max-template-size", type=int, default=DEFAULT_LIMITS.max_template_size)
