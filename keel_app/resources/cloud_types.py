@@ -7,11 +7,12 @@ With these, a template using a type whose service is missing fails validation wi
 Heat's own ResourceTypeUnavailable, an unknown type with "The Resource Type (X) could
 not be found.", and resource type listings filter by catalog as Heat's do.
 
-The types' property, attribute and update policy schemata arrive with their plugins
-(one module per family, each replacing its stubs here): until then a stub checks the
-definition's functions and deletion policy but not its property or update policy
-values, and a stub never gets as far as a life-cycle step. A class per type, named
-after the type (``OS::Nova::Server`` -> ``OSNovaServer``), is what the
+The types' property, attribute and update policy schemata and life cycles arrive with
+their plugins (one module per family, each replacing its stubs here). Until then a stub
+is unavailable whatever the catalog: a template using it fails validation (create,
+preview, update and validate alike) with Heat's ResourceTypeUnavailable, and listings
+leave it out, so that no stack ever reaches COMPLETE having made nothing. A class per
+type, named after the type (``OS::Nova::Server`` -> ``OSNovaServer``), is what the
 ``openkeel.resources`` entry points name.
 """
 
@@ -19,9 +20,10 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from keel_app.common.exception import StackValidationFailed
+from keel_app.common.exception import ResourceTypeUnavailable
 from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.resource import Resource
+from keel_app.engine.resource.base import NO_LIFE_CYCLE
 
 
 def status(
@@ -341,34 +343,58 @@ CLOUD_TYPES: dict[str, CloudType] = {
 }
 
 
+# The service named in the refusal of a type whose Heat plugin checks no client.
+NEEDED_SERVICE = {
+    "AWS::AutoScaling::AutoScalingGroup": "nova",
+    "AWS::AutoScaling::LaunchConfiguration": "nova",
+    "AWS::EC2::InternetGateway": "neutron",
+    "AWS::EC2::SecurityGroup": "neutron",
+    "AWS::IAM::User": "keystone",
+    "AWS::IAM::AccessKey": "keystone",
+    "AWS::ElasticLoadBalancing::LoadBalancer": "nova",
+    "OS::Heat::InstanceGroup": "nova",
+    "OS::Heat::SoftwareDeploymentGroup": "nova",
+    "OS::Heat::SoftwareDeployments": "nova",
+    "OS::Heat::StructuredDeploymentGroup": "nova",
+    "OS::Heat::StructuredDeployments": "nova",
+    "OS::Nova::FloatingIP": "nova",
+}
+
+
 class CloudResourceStub(Resource):
-    """A cloud-service type known by name, client and status only."""
+    """A cloud-service type known by name, client and status only: never available."""
 
     snapshot_deletion = False
+    # The service its refusal names (its client's, or the one its Heat plugin works with).
+    service_name: str | None = None
+
+    @classmethod
+    def is_service_available(cls, context: Any) -> tuple[bool, str | None]:
+        available, reason = super().is_service_available(context)
+        if not available:
+            return available, reason  # Heat's own refusal, where Heat refuses
+        # Where Heat would go on, a stub would reach COMPLETE having made nothing.
+        return False, NO_LIFE_CYCLE
+
+    @classmethod
+    def unavailable(cls, resource_type: str, reason: str | None) -> ResourceTypeUnavailable:
+        return ResourceTypeUnavailable(
+            resource_type=resource_type, service_name=cls.service_name, reason=reason
+        )
 
     @classmethod
     def supports_snapshot_deletion(cls) -> bool:
         return cls.snapshot_deletion
 
     def reparse(self, client_resolve: bool = True) -> None:
-        # The schema is not known yet: no property is read or checked.
+        # The schema is not known: no property is read or checked.
         from keel_app.engine.properties import Properties
 
         self.properties = Properties(schema={}, data={})
 
     def validate_template(self) -> None:
+        # Always refused (see is_service_available): nothing else is worth checking.
         self._validate_service_availability(self.stack.context, self.t.resource_type)
-        try:
-            self.t.validate()
-            self.validate_deletion_policy(self.t.deletion_policy())
-        except StackValidationFailed as error:
-            path = [self.stack.t.RESOURCES, self.t.name]
-            if error.path:
-                path.append(self.stack.t.get_section_name(error.path[0]))
-                path.extend(error.path[1:])
-            raise StackValidationFailed(
-                error=error.error, path=path, message=error.error_message
-            ) from None
 
 
 def class_name(type_name: str) -> str:
@@ -385,6 +411,7 @@ def _stub_class(type_name: str, declared: CloudType) -> type[CloudResourceStub]:
             "required_service_extension": declared.extension,
             "support_status": declared.support_status,
             "snapshot_deletion": declared.snapshot,
+            "service_name": declared.client or NEEDED_SERVICE.get(type_name),
             "__module__": __name__,
         },
     )

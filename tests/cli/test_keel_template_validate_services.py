@@ -16,6 +16,8 @@ import pytest
 
 from keel_app.cli import offline_cloud
 from keel_app.cli.keel import main
+from keel_app.engine.resource.base import NO_LIFE_CYCLE
+from keel_app.resources.cloud_types import STUB_CLASSES, class_name
 from tests import oracle
 
 KEEL = Path(sys.executable).with_name("keel")
@@ -124,7 +126,19 @@ def test_the_answer_is_that_of_heat_with_the_same_catalog(
     services = CATALOGS[catalog]
     options = () if services is None else ("--services", services)
 
-    assert _validate(tmp_path, type_name, *options) == heat_answers[(type_name, catalog)]
+    assert _validate(tmp_path, type_name, *options) == _without_life_cycle(
+        type_name, heat_answers[(type_name, catalog)]
+    )
+
+
+def _without_life_cycle(type_name: str, heat_answer: dict[str, Any]) -> dict[str, Any]:
+    """Heat's answer, but for a type OpenKeel knows by name only (docs/divergences.md),
+    which is unavailable where Heat would validate it."""
+    stub = STUB_CLASSES.get(class_name(type_name))
+    if stub is None or "error" in heat_answer:
+        return heat_answer
+    refusal = stub.unavailable(type_name, NO_LIFE_CYCLE)
+    return {"error": "ResourceTypeUnavailable", "message": str(refusal)}
 
 
 @pytest.mark.parametrize("type_name", ["OS::Heat::Stack", "OS::Heat::MultipartMime"])
@@ -135,7 +149,7 @@ def test_heats_own_types_validate_unless_left_out(tmp_path: Path, type_name: str
     )
 
 
-def test_a_service_extension_counts_as_there(tmp_path: Path) -> None:
+def test_a_service_extension_is_not_what_refuses_a_type(tmp_path: Path) -> None:
     template = tmp_path / "router.yaml"
     template.write_text(
         "heat_template_version: 2018-08-31\nresources:\n  r: {type: OS::Neutron::Router}\n"
@@ -150,7 +164,13 @@ def test_a_service_extension_counts_as_there(tmp_path: Path) -> None:
         text=True,
     )
 
-    assert everything.returncode == 0, everything.stderr
+    # Offline every service has every extension: the router is refused for having no
+    # life cycle in OpenKeel, never for its extension.
+    assert everything.stderr == (
+        "ERROR: ResourceTypeUnavailable: HEAT-E99001 Service neutron is not available for "
+        "resource type OS::Neutron::Router, reason: OpenKeel has no life cycle for this "
+        "resource type yet.\n"
+    )
     assert no_network.stderr == (
         "ERROR: ResourceTypeUnavailable: HEAT-E99001 Service neutron is not available for "
         "resource type OS::Neutron::Router, reason: neutron network endpoint is not in "

@@ -51,6 +51,10 @@ LOG = logging.getLogger(__name__)
 NO_DESCRIPTION = "No description available"
 
 
+# Why a type OpenKeel knows by name only is unavailable, whatever the catalog holds.
+NO_LIFE_CYCLE = "OpenKeel has no life cycle for this resource type yet."
+
+
 class Resource(LifeCycle):
     """A resource of a stack; subclasses are the resource types."""
 
@@ -196,20 +200,21 @@ class Resource(LifeCycle):
         return True, None
 
     @classmethod
+    def unavailable(cls, resource_type: str, reason: str | None) -> ResourceTypeUnavailable:
+        """The refusal of the type for ``reason`` (Heat's, naming the type's client)."""
+        return ResourceTypeUnavailable(
+            resource_type=resource_type, service_name=cls.default_client_name, reason=reason
+        )
+
+    @classmethod
     def _validate_service_availability(cls, context: Any, resource_type: str) -> None:
         try:
             available, reason = cls.is_service_available(context)
         except Exception as error:
             LOG.exception("Resource type %s unavailable", resource_type)
-            raise ResourceTypeUnavailable(
-                resource_type=resource_type,
-                service_name=cls.default_client_name,
-                reason=str(error),
-            ) from None
+            raise cls.unavailable(resource_type, str(error)) from None
         if not available:
-            unavailable = ResourceTypeUnavailable(
-                resource_type=resource_type, service_name=cls.default_client_name, reason=reason
-            )
+            unavailable = cls.unavailable(resource_type, reason)
             LOG.info("%s", unavailable)
             raise unavailable
 

@@ -15,11 +15,11 @@ from keel_app.common.exception import (
     InvalidGlobalResource,
     NotFound,
     NotSupported,
-    ResourceTypeUnavailable,
 )
 from keel_app.engine import properties
 from keel_app.engine.environment.support import HIDDEN
 from keel_app.engine.resource import attributes
+from keel_app.engine.resource.base import NO_LIFE_CYCLE
 
 # The answer's keys (Heat's rpc api RES_SCHEMA_* names).
 RES_SCHEMA_RES_TYPE = "resource_type"
@@ -64,19 +64,13 @@ def resource_schema(
     if resource_class.support_status.status == HIDDEN:
         raise NotSupported(feature=type_name)
     try:
-        available = resource_class.is_service_available(context)[0]
+        available, reason = resource_class.is_service_available(context)
     except Exception as error:
-        raise ResourceTypeUnavailable(
-            service_name=resource_class.default_client_name,
-            resource_type=type_name,
-            reason=str(error),
-        ) from None
+        raise resource_class.unavailable(type_name, str(error)) from None
     if not available:
-        raise ResourceTypeUnavailable(
-            service_name=resource_class.default_client_name,
-            resource_type=type_name,
-            reason="Service endpoint not in service catalog.",
-        )
+        # Heat's words for a service missing from the catalog, whatever the check said.
+        shown = reason if reason == NO_LIFE_CYCLE else "Service endpoint not in service catalog."
+        raise resource_class.unavailable(type_name, shown)
     answer = {
         RES_SCHEMA_RES_TYPE: type_name,
         RES_SCHEMA_PROPERTIES: properties_schema(resource_class),

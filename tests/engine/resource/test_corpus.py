@@ -31,6 +31,8 @@ from typing import Any
 
 import pytest
 
+from keel_app.engine.resource.base import NO_LIFE_CYCLE
+from keel_app.resources.cloud_types import CloudResourceStub
 from tests import oracle
 from tests.engine.resource import keel_side
 from tests.engine.template.corpus_cases import load_cases
@@ -104,10 +106,36 @@ def test_corpus_is_large_and_ids_are_unique() -> None:
     assert all(case.get("expect") == "from-heat" for case in CASES)
 
 
+def _without_life_cycle(case: dict[str, Any], heat_answer: Any) -> Any:
+    """Heat's answer, but for a type OpenKeel knows by name only (docs/divergences.md):
+    where Heat goes on validating one, OpenKeel refuses it as unavailable."""
+    if "construct" in heat_answer:
+        return heat_answer
+    resources = keel_side.build_stack(case).resources
+    expected = {}
+    for name, steps in heat_answer.items():
+        resource = resources[name]
+        refused_by_heat = steps.get("validate_template", {}).get("error") == (
+            "ResourceTypeUnavailable"
+        )
+        if not isinstance(resource, CloudResourceStub) or refused_by_heat:
+            expected[name] = steps
+            continue
+        refusal = resource.unavailable(resource.t.resource_type, NO_LIFE_CYCLE)
+        expected[name] = {
+            step: {"error": "ResourceTypeUnavailable", "message": str(refusal)}
+            if step == "validate_template"
+            else answer
+            for step, answer in steps.items()
+        }
+    return expected
+
+
 @pytest.mark.oracle
 @pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
 def test_case_answers_like_heat(case: dict[str, Any], heat_answers: dict[str, Any]) -> None:
-    assert keel_side.answer(case) == heat_answers["answers"][CASES.index(case)]
+    heat_answer = heat_answers["answers"][CASES.index(case)]
+    assert keel_side.answer(case) == _without_life_cycle(case, heat_answer)
 
 
 @pytest.mark.oracle

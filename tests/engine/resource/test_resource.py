@@ -18,6 +18,7 @@ from keel_app.common.exception import (
 from keel_app.engine.environment import global_env
 from keel_app.engine.graph import Dependencies
 from keel_app.engine.resource import Resource, resource_schema
+from keel_app.engine.resource.base import NO_LIFE_CYCLE
 from keel_app.resources.cloud_types import CLOUD_TYPES, STUB_CLASSES
 from keel_app.resources.heat.none import NoneResource
 from keel_app.resources.heat.random_string import RandomString
@@ -105,7 +106,8 @@ def test_required_extension_checked_through_clients() -> None:
         "Required extension trunk in neutron service is not available.",
     )
     context.clients = Clients({"trunk"})  # type: ignore[attr-defined]
-    assert trunk.is_service_available(context) == (True, None)
+    # Where Heat would go on, the stub is refused all the same: it has no life cycle.
+    assert trunk.is_service_available(context) == (False, NO_LIFE_CYCLE)
 
 
 def test_deletion_policies() -> None:
@@ -182,19 +184,35 @@ def test_validate_external_needs_a_client_only_for_cloud_types() -> None:
         stack["v"].validate_external()
 
 
-def test_cloud_stub_checks_functions_and_policy_but_not_properties() -> None:
+def test_a_cloud_stub_is_unavailable_even_with_its_service_in_the_catalog() -> None:
     stack = build(
-        HOT
-        + "  s: {type: OS::Nova::Server, properties: {anything: 1}, deletion_policy: Snapshot}\n"
-        "  n: {type: OS::Neutron::Net, deletion_policy: Snapshot}\n",
+        HOT + "  s: {type: OS::Nova::Server, properties: {anything: 1}}\n"
+        "  g: {type: AWS::EC2::SecurityGroup, properties: {GroupDescription: web}}\n",
         catalog=["identity", "compute", "network"],
     )
-    stack["s"].validate_template()
-    with pytest.raises(StackValidationFailed) as raised:
-        stack["n"].validate_template()
-    assert (
-        str(raised.value) == 'resources.n.deletion_policy: "Snapshot" deletion policy not supported'
+
+    with pytest.raises(ResourceTypeUnavailable) as server:
+        stack["s"].validate_template()
+    with pytest.raises(ResourceTypeUnavailable) as group:
+        stack["g"].validate_template()
+
+    assert str(server.value) == (
+        "HEAT-E99001 Service nova is not available for resource type OS::Nova::Server, "
+        "reason: OpenKeel has no life cycle for this resource type yet."
     )
+    assert str(group.value) == (
+        "HEAT-E99001 Service neutron is not available for resource type "
+        "AWS::EC2::SecurityGroup, reason: OpenKeel has no life cycle for this resource type yet."
+    )
+
+
+def test_a_cloud_stub_without_its_service_is_refused_as_heat_refuses_it() -> None:
+    stack = build(HOT + "  s: {type: OS::Nova::Server}\n", catalog=["identity"])
+
+    with pytest.raises(ResourceTypeUnavailable) as raised:
+        stack["s"].validate_template()
+
+    assert "reason: nova compute endpoint is not in service catalog." in str(raised.value)
 
 
 def test_cloud_table_covers_every_service_backed_type() -> None:
