@@ -478,9 +478,10 @@ def tree_rows(mixed: dict[str, Any], stack_ids: tuple[str, ...]) -> dict[str, An
                             "current_template_is_the_stacks": row.current_template_id
                             == stack.raw_template_id,
                             "current_template_id": row.current_template_id,
+                            # A set in Heat's hands: its order follows the ids' hashes.
                             "requires": None
                             if row.requires is None
-                            else [names.get(key, key) for key in row.requires],
+                            else sorted((names.get(key, key) for key in row.requires), key=str),
                             "state": (row.action, row.status),
                             "atomic_key": row.atomic_key,
                             "engine_id": row.engine_id,

@@ -45,6 +45,8 @@ def test_defaults_are_heats() -> None:
         "swift": {"endpoint_type": "public"},
         "host": "engine-1",
         "engine_id": "e-1",
+        # No resource type policy unless the engine's edge builds one from heat.conf.
+        "resource_type_policy": None,
     }
 
 

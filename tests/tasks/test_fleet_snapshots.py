@@ -71,7 +71,12 @@ def test_a_fleet_takes_and_deletes_a_snapshot(
         context, api_settings, fleet_database, dispatcher, stack_identity=identity, name="s"
     )
     _eventually(lambda: _stack_state(fleet_database, stack_id) == ("SNAPSHOT", "COMPLETE"))
-    (row,) = _rows(fleet_database, Snapshot, id=taken["id"])
+    # The snapshot's row is written in a transaction of its own, after or before the stack's.
+    (row,) = _eventually(
+        lambda: [
+            r for r in _rows(fleet_database, Snapshot, id=taken["id"]) if r.status != "IN_PROGRESS"
+        ]
+    )
     assert (row.action, row.status) == ("CREATE", "COMPLETE")
     assert sorted(r.resource_name for r in _rows(fleet_database, ResourceSnapshot)) == ["a", "b"]
 

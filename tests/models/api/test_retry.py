@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 import time
@@ -101,8 +102,15 @@ def _replace_behind_a_write_lock(database: Database, old: Resource) -> Any:
 
 
 def test_retry_on_db_error_outlasts_a_deadlock_or_a_held_lock(
-    database: Database, old_resource: Resource, caplog: pytest.LogCaptureFixture
+    database: Database,
+    old_resource: Resource,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # Another test of the same process may have configured logging (Alembic's fileConfig
+    # disables the loggers that exist): the retry's warning must reach caplog.
+    monkeypatch.setattr(logging.getLogger("keel_app.models.database"), "disabled", False)
+    caplog.set_level(logging.WARNING, logger="keel_app.models.database")
     if database.url.get_backend_name() == "sqlite":
         replacement = _replace_behind_a_write_lock(database, old_resource)
     else:
