@@ -66,6 +66,19 @@ def run_json(source: str, *args: str, **kwargs: Any) -> Any:
     return json.loads(run(source, *args, **kwargs))
 
 
+SHIPPED_TEMPLATE_DIR = "/etc/heat/templates"
+
+
+def shipped_environment_dir(directory: Path) -> Path:
+    """Heat's shipped environment.d in ``directory``, its template URLs pointed at the
+    oracle's copies (nothing is installed in /etc/heat on the test machine)."""
+    shipped = (VENV / "etc" / "heat" / "environment.d" / "default.yaml").read_text()
+    assert SHIPPED_TEMPLATE_DIR in shipped
+    templates = str(VENV / "etc" / "heat" / "templates")
+    (directory / "default.yaml").write_text(shipped.replace(SHIPPED_TEMPLATE_DIR, templates))
+    return directory
+
+
 def heat_manage(config_file: Path, *args: str, timeout: float = 300) -> str:
     """Run Heat's own ``heat-manage`` against a heat.conf."""
     ensure()

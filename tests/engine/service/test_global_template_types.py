@@ -16,7 +16,6 @@ from keel_app.engine.settings import EngineSettings
 from tests import oracle
 
 TEMPLATE_TYPES = ["AWS::CloudWatch::Alarm", "AWS::RDS::DBInstance"]
-HEAT_TEMPLATE_DIR = "/etc/heat/templates"
 
 # Heat with its shipped environment.d, the template URLs pointed at the oracle's copies
 # (nothing is installed in /etc/heat on the test machine).
@@ -55,13 +54,7 @@ def _call(function: Any, **arguments: Any) -> Any:
 
 @pytest.fixture(scope="module")
 def heat_answers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    environment_dir = tmp_path_factory.mktemp("heat-environment.d")
-    shipped = (oracle.VENV / "etc" / "heat" / "environment.d" / "default.yaml").read_text()
-    oracle_templates = str(oracle.VENV / "etc" / "heat" / "templates")
-    assert HEAT_TEMPLATE_DIR in shipped
-    (environment_dir / "default.yaml").write_text(
-        shipped.replace(HEAT_TEMPLATE_DIR, oracle_templates)
-    )
+    environment_dir = oracle.shipped_environment_dir(tmp_path_factory.mktemp("heat-env.d"))
     return oracle.run_json(HEAT_ENGINE, str(environment_dir), json.dumps(TEMPLATE_TYPES))
 
 

@@ -20,8 +20,6 @@ from keel_app.web import policy
 from tests import oracle
 from tests.web.conftest import heat_conf
 
-HEAT_TEMPLATE_DIR = "/etc/heat/templates"
-
 # Heat with its shipped environment.d (template URLs pointed at the oracle's copies).
 HEAT_ENGINE = """
 import json, logging, sys
@@ -110,10 +108,7 @@ def settings(tmp_path_factory: pytest.TempPathFactory) -> EngineSettings:
 
 @pytest.fixture(scope="module")
 def heat_answers(tmp_path_factory: pytest.TempPathFactory) -> dict[Any, Any]:
-    environment_dir = tmp_path_factory.mktemp("heat-environment.d")
-    shipped = (oracle.VENV / "etc" / "heat" / "environment.d" / "default.yaml").read_text()
-    templates = str(oracle.VENV / "etc" / "heat" / "templates")
-    (environment_dir / "default.yaml").write_text(shipped.replace(HEAT_TEMPLATE_DIR, templates))
+    environment_dir = oracle.shipped_environment_dir(tmp_path_factory.mktemp("heat-env.d"))
     requests = [
         {"catalog": CATALOGS[c], "roles": ROLES[r], "list": FILTERS[f]} for c, r, f in LIST_CASES
     ] + [
