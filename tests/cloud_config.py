@@ -1,0 +1,335 @@
+"""The configuration files of the test cloud's services (see tests/cloud.py).
+
+Each function returns the text of one file for a :class:`Layout`: where the cloud lives,
+its ports, databases, message vhost and the Keystone it trusts. Only what differs from
+the services' defaults, or what a loopback cloud without agents or hypervisors needs, is
+written down.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HOST = "127.0.0.1"
+REGION = "RegionOne"
+# The compute host's name is also what the port binding driver looks for: neutron's
+# shipped ``test`` mechanism driver binds ports of this host (type ovs, status ACTIVE)
+# without any agent.
+COMPUTE_HOST = "host-ovs-filter-active"
+SERVICE_PASSWORD = "cloud-service-secret"
+SERVICE_USERS = ("nova", "neutron", "cinder", "glance", "swift", "placement")
+SWIFT_HASH_SUFFIX = "openkeel-test-cloud"
+PROXY_PIPELINE = (
+    "catch_errors gatekeeper healthcheck proxy-logging listing_formats tempurl"
+    " authtoken keystoneauth copy proxy-logging proxy-server"
+)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Everything a configuration file needs to know about one cloud."""
+
+    directory: Path
+    venv: Path
+    database_prefix: str
+    vhost: str
+    keystone_url: str  # unversioned
+    ports: dict[str, int] = field(default_factory=dict)
+
+    def database_url(self, name: str) -> str:
+        return f"mysql+pymysql://root@{HOST}:3306/{self.database_prefix}{name}?charset=utf8"
+
+    @property
+    def transport_url(self) -> str:
+        return f"rabbit://guest:guest@{HOST}:5672/{self.vhost}"
+
+    def url(self, service: str) -> str:
+        return f"http://{HOST}:{self.ports[service]}"
+
+    def home(self, service: str) -> Path:
+        return self.directory / service
+
+
+def _credentials(layout: Layout, user: str) -> str:
+    # A keystoneauth password plugin's options for a service user.
+    return textwrap.dedent(
+        f"""\
+        auth_type = password
+        auth_url = {layout.keystone_url}/v3
+        project_domain_name = Default
+        user_domain_name = Default
+        project_name = service
+        username = {user}
+        password = {SERVICE_PASSWORD}
+        region_name = {REGION}
+        """
+    )
+
+
+def _authtoken(layout: Layout, user: str) -> str:
+    return (
+        "[keystone_authtoken]\n"
+        f"www_authenticate_uri = {layout.keystone_url}/v3\n"
+        "service_token_roles_required = true\n"
+        "interface = public\n" + _credentials(layout, user)
+    )
+
+
+def _section(name: str, layout: Layout, user: str, *extra: str) -> str:
+    return f"[{name}]\n" + _credentials(layout, user) + "".join(line + "\n" for line in extra)
+
+
+def _common(layout: Layout, service: str) -> str:
+    # Logs go to standard error, which the cloud sends to the service's log file.
+    return textwrap.dedent(
+        f"""\
+        use_stderr = true
+        debug = false
+        transport_url = {layout.transport_url}
+        state_path = {layout.home(service) / "state"}
+        """
+    )
+
+
+def _locks(layout: Layout, service: str) -> str:
+    return f"[oslo_concurrency]\nlock_path = {layout.home(service) / 'locks'}\n"
+
+
+def placement_conf(layout: Layout) -> str:
+    return (
+        "[DEFAULT]\nuse_stderr = true\n"
+        f"[placement_database]\nconnection = {layout.database_url('placement')}\n"
+        "[api]\nauth_strategy = keystone\n" + _authtoken(layout, "placement")
+    )
+
+
+def nova_conf(layout: Layout) -> str:
+    nova = layout.home("nova")
+    return (
+        "[DEFAULT]\n"
+        + _common(layout, "nova")
+        + textwrap.dedent(
+            f"""\
+            host = {COMPUTE_HOST}
+            my_ip = {HOST}
+            compute_driver = fake.FakeDriver
+            instances_path = {nova / "instances"}
+            # No agent plugs a VIF on this cloud: nova does not wait for neutron's event.
+            vif_plugging_is_fatal = false
+            vif_plugging_timeout = 0
+            [api]
+            auth_strategy = keystone
+            [wsgi]
+            api_paste_config = {nova / "api-paste.ini"}
+            [api_database]
+            connection = {layout.database_url("nova_api")}
+            [database]
+            connection = {layout.database_url("nova")}
+            [conductor]
+            workers = 1
+            [scheduler]
+            workers = 1
+            discover_hosts_in_cells_interval = -1
+            [vnc]
+            enabled = false
+            [oslo_messaging_notifications]
+            driver = noop
+            [glance]
+            valid_interfaces = public
+            region_name = {REGION}
+            [cinder]
+            os_region_name = {REGION}
+            catalog_info = volumev3::publicURL
+            """
+        )
+        + _locks(layout, "nova")
+        + _authtoken(layout, "nova")
+        + _section("placement", layout, "placement", "valid_interfaces = public")
+        + _section("neutron", layout, "neutron", "valid_interfaces = public")
+        + _section("service_user", layout, "nova", "send_service_user_token = true")
+    )
+
+
+def neutron_conf(layout: Layout) -> str:
+    return (
+        "[DEFAULT]\n"
+        + _common(layout, "neutron")
+        + textwrap.dedent(
+            f"""\
+            bind_host = {HOST}
+            core_plugin = ml2
+            service_plugins = router
+            auth_strategy = keystone
+            api_paste_config = {layout.venv / "etc" / "neutron" / "api-paste.ini"}
+            notify_nova_on_port_status_changes = true
+            notify_nova_on_port_data_changes = true
+            [database]
+            connection = {layout.database_url("neutron")}
+            [oslo_messaging_notifications]
+            driver = noop
+            """
+        )
+        + _locks(layout, "neutron")
+        + _authtoken(layout, "neutron")
+        + _section("nova", layout, "nova")
+    )
+
+
+def ml2_conf() -> str:
+    return textwrap.dedent(
+        """\
+        [ml2]
+        type_drivers = flat,vlan,vxlan
+        tenant_network_types = vxlan
+        mechanism_drivers = test
+        extension_drivers = port_security
+        [ml2_type_flat]
+        flat_networks = *
+        [ml2_type_vlan]
+        network_vlan_ranges = physnet1:100:199
+        [ml2_type_vxlan]
+        vni_ranges = 1:1000
+        [securitygroup]
+        enable_security_group = true
+        """
+    )
+
+
+def cinder_conf(layout: Layout) -> str:
+    return (
+        "[DEFAULT]\n"
+        + _common(layout, "cinder")
+        + textwrap.dedent(
+            f"""\
+            host = cinder
+            my_ip = {HOST}
+            auth_strategy = keystone
+            api_paste_config = {layout.venv / "etc" / "cinder" / "api-paste.ini"}
+            enabled_backends = fake
+            default_volume_type = __DEFAULT__
+            [database]
+            connection = {layout.database_url("cinder")}
+            [fake]
+            volume_driver = cinder.tests.fake_driver.FakeLoggingVolumeDriver
+            volume_backend_name = fake
+            [oslo_messaging_notifications]
+            driver = noop
+            [coordination]
+            backend_url = file://{layout.home("cinder") / "coordination"}
+            """
+        )
+        + _locks(layout, "cinder")
+        + _authtoken(layout, "cinder")
+        + _section("nova", layout, "nova", "interface = public")
+        + _section("service_user", layout, "cinder", "send_service_user_token = true")
+    )
+
+
+def glance_conf(layout: Layout) -> str:
+    glance = layout.home("glance")
+    return (
+        "[DEFAULT]\n"
+        + textwrap.dedent(
+            f"""\
+            use_stderr = true
+            enabled_backends = file:file
+            worker_self_reference_url = {layout.url("image")}
+            [glance_store]
+            default_backend = file
+            [file]
+            filesystem_store_datadir = {glance / "images"}
+            [os_glance_staging_store]
+            filesystem_store_datadir = {glance / "staging"}
+            [os_glance_tasks_store]
+            filesystem_store_datadir = {glance / "tasks"}
+            [database]
+            connection = {layout.database_url("glance")}
+            [paste_deploy]
+            flavor = keystone
+            config_file = {layout.venv / "etc" / "glance" / "glance-api-paste.ini"}
+            [oslo_messaging_notifications]
+            driver = noop
+            """
+        )
+        + _locks(layout, "glance")
+        + _authtoken(layout, "glance")
+    )
+
+
+def swift_conf() -> str:
+    return textwrap.dedent(
+        f"""\
+        [swift-hash]
+        swift_hash_path_suffix = {SWIFT_HASH_SUFFIX}
+        [storage-policy:0]
+        name = default
+        default = yes
+        """
+    )
+
+
+def swift_server_conf(layout: Layout, kind: str) -> str:
+    """account-server, container-server or object-server's configuration."""
+    swift = layout.home("swift")
+    return textwrap.dedent(
+        f"""\
+        [DEFAULT]
+        bind_ip = {HOST}
+        bind_port = {layout.ports["swift-" + kind]}
+        workers = 0
+        devices = {swift / "devices"}
+        mount_check = false
+        swift_dir = {swift}
+        log_name = {kind}-server
+        [pipeline:main]
+        pipeline = healthcheck {kind}-server
+        [app:{kind}-server]
+        use = egg:swift#{kind}
+        [filter:healthcheck]
+        use = egg:swift#healthcheck
+        """
+    )
+
+
+def swift_proxy_conf(layout: Layout) -> str:
+    swift = layout.home("swift")
+    return textwrap.dedent(
+        f"""\
+            [DEFAULT]
+            bind_ip = {HOST}
+            bind_port = {layout.ports["object-store"]}
+            workers = 0
+            swift_dir = {swift}
+            log_name = proxy-server
+            [pipeline:main]
+            pipeline = {PROXY_PIPELINE}
+            [app:proxy-server]
+            use = egg:swift#proxy
+            account_autocreate = true
+            [filter:catch_errors]
+            use = egg:swift#catch_errors
+            [filter:gatekeeper]
+            use = egg:swift#gatekeeper
+            [filter:healthcheck]
+            use = egg:swift#healthcheck
+            [filter:proxy-logging]
+            use = egg:swift#proxy_logging
+            [filter:listing_formats]
+            use = egg:swift#listing_formats
+            [filter:tempurl]
+            use = egg:swift#tempurl
+            [filter:copy]
+            use = egg:swift#copy
+            [filter:keystoneauth]
+            use = egg:swift#keystoneauth
+            operator_roles = admin, member
+            reseller_admin_role = ResellerAdmin
+            [filter:authtoken]
+            paste.filter_factory = keystonemiddleware.auth_token:filter_factory
+            delay_auth_decision = true
+            www_authenticate_uri = {layout.keystone_url}/v3
+            service_token_roles_required = true
+            """
+    ) + _credentials(layout, "swift")
