@@ -12,8 +12,8 @@ keystone)`` starts one cloud in ``directory`` against a given Keystone (tests/ke
   nova-conductor, nova-scheduler and nova-compute on the fake virt driver; cinder-scheduler
   and cinder-volume on cinder's fake logging driver; a one-replica Swift (account,
   container, object servers, and a proxy with Keystone auth and tempurl);
-- ports bound by neutron's shipped ``test`` mechanism driver, which binds the compute
-  host's ports without an agent (see tests/cloud_config.py).
+- ports bound by a mechanism driver of ours (tests/cloud_binding_driver.py), which binds
+  every port without an agent.
 
 Everything listens on 127.0.0.1 and logs to ``directory/logs``; on exit the processes
 are stopped and the databases, the vhost and the Keystone entries are removed.
@@ -249,6 +249,7 @@ def _write_configuration(layout: Layout) -> None:
     shutil.copy(layout.venv / "etc" / "nova" / "api-paste.ini", nova / "api-paste.ini")
     (neutron / "neutron.conf").write_text(cloud_config.neutron_conf(layout))
     (neutron / "ml2_conf.ini").write_text(cloud_config.ml2_conf())
+    _install_binding_driver(neutron / "plugin")
     (cinder / "cinder.conf").write_text(cloud_config.cinder_conf(layout))
     (glance / "glance-api.conf").write_text(cloud_config.glance_conf(layout))
     for store in ("images", "staging", "tasks"):
@@ -271,6 +272,26 @@ def _write_configuration(layout: Layout) -> None:
         (layout.home(service) / f"keel_{service}_entry.py").write_text(entry)
 
 
+BINDING_DRIVER_ENTRY_POINTS = """\
+[neutron.ml2.mechanism_drivers]
+keel_loopback = keel_cloud_binding:LoopbackBindingDriver
+"""
+
+
+def _install_binding_driver(plugin_path: Path) -> None:
+    """Put tests/cloud_binding_driver.py on neutron's path as an ML2 mechanism driver:
+    the module, and a distribution's metadata that names its entry point."""
+    metadata = plugin_path / "keel_cloud_binding-1.0.dist-info"
+    metadata.mkdir(parents=True, exist_ok=True)
+    (metadata / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: keel-cloud-binding\nVersion: 1.0\n"
+    )
+    (metadata / "entry_points.txt").write_text(BINDING_DRIVER_ENTRY_POINTS)
+    shutil.copy(
+        Path(__file__).with_name("cloud_binding_driver.py"), plugin_path / "keel_cloud_binding.py"
+    )
+
+
 def _service_environment(layout: Layout, service: str) -> dict[str, str]:
     home = str(layout.home(service))
     extra = {
@@ -279,6 +300,7 @@ def _service_environment(layout: Layout, service: str) -> dict[str, str]:
         "neutron": {
             "OS_NEUTRON_CONFIG_DIR": home,
             "OS_NEUTRON_CONFIG_FILES": "neutron.conf;ml2_conf.ini",
+            "PYTHONPATH": str(layout.home(service) / "plugin"),
         },
         "glance": {"OS_GLANCE_CONFIG_DIR": home},
     }.get(service, {})

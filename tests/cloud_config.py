@@ -14,10 +14,7 @@ from pathlib import Path
 
 HOST = "127.0.0.1"
 REGION = "RegionOne"
-# The compute host's name is also what the port binding driver looks for: neutron's
-# shipped ``test`` mechanism driver binds ports of this host (type ovs, status ACTIVE)
-# without any agent.
-COMPUTE_HOST = "host-ovs-filter-active"
+COMPUTE_HOST = "keel-compute"
 SERVICE_PASSWORD = "cloud-service-secret"
 SERVICE_USERS = ("nova", "neutron", "cinder", "glance", "swift", "placement")
 SWIFT_HASH_SUFFIX = "openkeel-test-cloud"
@@ -183,7 +180,7 @@ def ml2_conf() -> str:
         [ml2]
         type_drivers = flat,vlan,vxlan
         tenant_network_types = vxlan
-        mechanism_drivers = test
+        mechanism_drivers = keel_loopback
         extension_drivers = port_security
         [ml2_type_flat]
         flat_networks = *
