@@ -39,6 +39,9 @@ class KeystoneSettings:
     allow_redelegation: bool = False
     verify: bool | str = True
     cert: str | tuple[str, str] | None = None
+    # [DEFAULT] client_retry_limit: a connection that fails (a reset keep-alive socket, a
+    # refused connect) is tried again this many times, as Heat's Keystone clients do.
+    connect_retries: int = 2
 
     @property
     def uses_trusts(self) -> bool:
@@ -69,6 +72,7 @@ def from_conf(conf: Any) -> KeystoneSettings | None:
         ),
         verify=False if client_option("insecure") else client_option("ca_file") or True,
         cert=(cert_file, key_file) if cert_file and key_file else cert_file,
+        connect_retries=max(conf.client_retry_limit, 0),
     )
 
 
@@ -82,7 +86,12 @@ def identity_url(settings: KeystoneSettings, auth_url: str | None) -> str:
 
 
 def make_session(settings: KeystoneSettings, auth: Any) -> session.Session:
-    return session.Session(auth=auth, verify=settings.verify, cert=settings.cert)
+    return session.Session(
+        auth=auth,
+        verify=settings.verify,
+        cert=settings.cert,
+        connect_retries=settings.connect_retries,
+    )
 
 
 def user_session(settings: KeystoneSettings, context: RequestContext) -> session.Session:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import urllib.request
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +24,18 @@ from keel_app.engine.settings import from_conf as engine_settings
 from tests.clients.test_keystone_trusts import caller
 from tests.keystone import ADMIN, ALICE, Keystone
 
-STACK_ID = "0d9b1f2e-1c2b-4d4e-9f00-123456789abc"
-
 
 def settings_of(keystone: Keystone, directory: Path, extra: str = "") -> EngineSettings:
     path = directory / "heat.conf"
     path.write_text(keystone.heat_conf() + extra)
     return engine_settings(config.load(["--config-file", str(path)]))
+
+
+@pytest.fixture
+def stack_id() -> str:
+    # A stack of its own for each test: the project's name is made from it, and a
+    # project left behind by a failed test must not collide with the next test's.
+    return str(uuid.uuid4())
 
 
 @pytest.fixture
@@ -78,15 +84,15 @@ def test_the_settings_name_the_domain_and_its_admin(
 
 
 def test_a_stack_project_is_made_in_the_domain_and_deleted(
-    client: Any, keystone_service: Keystone, alice: RequestContext
+    client: Any, keystone_service: Keystone, alice: RequestContext, stack_id: str
 ) -> None:
-    project_id = client.create_stack_domain_project(STACK_ID)
+    project_id = client.create_stack_domain_project(stack_id)
 
     status, found = admin_get(keystone_service, f"/projects/{project_id}")
     assert status == 200 and found is not None
     project = found["project"]
     assert (project["name"], project["domain_id"], project["description"]) == (
-        f"{alice.project_id}-{STACK_ID}"[:64],
+        f"{alice.project_id}-{stack_id}"[:64],
         keystone_service.stack_user_domain_id,
         "Heat stack user project",
     )
@@ -108,9 +114,9 @@ def test_a_project_outside_the_domain_is_never_deleted(
 
 
 def test_a_user_gets_the_stack_user_role_a_keypair_and_a_token(
-    client: Any, keystone_service: Keystone
+    client: Any, keystone_service: Keystone, stack_id: str
 ) -> None:
-    project_id = client.create_stack_domain_project(STACK_ID)
+    project_id = client.create_stack_domain_project(stack_id)
     user_id = client.create_stack_domain_user(
         "stack-policy-abcdef", project_id, password="Pa55word!x"
     )
@@ -158,9 +164,9 @@ def test_a_user_gets_the_stack_user_role_a_keypair_and_a_token(
 
 
 def test_a_disabled_user_gets_no_token_until_enabled(
-    client: Any, keystone_service: Keystone
+    client: Any, keystone_service: Keystone, stack_id: str
 ) -> None:
-    project_id = client.create_stack_domain_project(STACK_ID)
+    project_id = client.create_stack_domain_project(stack_id)
     user_id = client.create_stack_domain_user("stack-handle-1", project_id, password="Pa55word!y")
     try:
         client.disable_stack_domain_user(user_id, project_id)
@@ -175,8 +181,10 @@ def test_a_disabled_user_gets_no_token_until_enabled(
         client.delete_stack_domain_project(project_id)
 
 
-def test_a_user_of_another_project_is_not_touched(client: Any, keystone_service: Keystone) -> None:
-    project_id = client.create_stack_domain_project(STACK_ID)
+def test_a_user_of_another_project_is_not_touched(
+    client: Any, keystone_service: Keystone, stack_id: str
+) -> None:
+    project_id = client.create_stack_domain_project(stack_id)
     user_id = client.create_stack_domain_user("stack-other", project_id)
     try:
         with pytest.raises(ValueError, match="^User delete in invalid project$"):
@@ -207,7 +215,7 @@ def test_a_missing_role_is_heats_error(
 
 
 def test_a_wrong_domain_admin_password_is_an_authorization_failure(
-    keystone_service: Keystone, tmp_path: Path, alice: RequestContext
+    keystone_service: Keystone, tmp_path: Path, alice: RequestContext, stack_id: str
 ) -> None:
     settings = settings_of(keystone_service, tmp_path, "")
     domain = stack_domain_users.StackDomainSettings(
@@ -218,7 +226,7 @@ def test_a_wrong_domain_admin_password_is_an_authorization_failure(
     )
 
     with pytest.raises(AuthorizationFailure):
-        client.create_stack_domain_project(STACK_ID)
+        client.create_stack_domain_project(stack_id)
 
 
 def test_the_signature_is_keystoneclients() -> None:

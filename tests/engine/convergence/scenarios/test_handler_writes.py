@@ -19,7 +19,11 @@ def transactions(engine: Engine) -> Iterator[list[list[str]]]:
     current: list[str] = []
 
     def statement(_connection: Any, _cursor: Any, text: str, *_: Any) -> None:
-        current.append(" ".join(text.split()[:3]))
+        words = " ".join(text.split()[:3])
+        # The count before an event's insert is sampled at random (Heat's purge check):
+        # it is no part of what these tests pin.
+        if not words.startswith("SELECT count(event.id)"):
+            current.append(words)
 
     def commit(_connection: Any) -> None:
         committed.append(list(current))
