@@ -29,9 +29,9 @@ import shutil
 import socket
 import subprocess
 import sys
+import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -42,7 +42,14 @@ import pymysql
 from tests import cloud_config
 from tests.cloud_catalog import CatalogEntries
 from tests.cloud_config import HOST, REGION, Layout
-from tests.cloud_processes import CloudStartError, ProcessGroup, group_rss_kib
+from tests.cloud_processes import (
+    CloudStartError,
+    ProcessGroup,
+    clean_environment,
+    group_rss_kib,
+    run_logged,
+)
+from tests.cloud_schemas import create_schemas
 from tests.keystone import ADMIN, Account, Keystone
 
 CLOUD_REQUIREMENTS = [
@@ -100,6 +107,7 @@ class Cloud:
     endpoints: dict[str, str]  # service type -> URL, as the catalog has it
     directory: str
     process_ids: dict[str, int] = field(default_factory=dict)
+    startup_seconds: dict[str, float] = field(default_factory=dict)  # by phase
     region: str = REGION
     compute_host: str = cloud_config.COMPUTE_HOST
 
@@ -153,27 +161,6 @@ def _free_ports(names: tuple[str, ...]) -> dict[str, int]:
     finally:
         for bound in sockets:
             bound.close()
-
-
-def _environment(**extra: str) -> dict[str, str]:
-    # No OS_* variable of the caller's may point a service at another cloud.
-    inherited = {key: value for key, value in os.environ.items() if not key.startswith("OS_")}
-    return {**inherited, "PYTHONWARNINGS": "ignore", **extra}
-
-
-def _run(name: str, argv: list[str], log_path: Path, env: dict[str, str] | None = None) -> None:
-    with open(log_path, "ab") as log:
-        completed = subprocess.run(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env=env or _environment(),
-            timeout=600,
-        )
-    if completed.returncode != 0:
-        tail = log_path.read_text(errors="replace")[-4000:]
-        raise CloudStartError(f"{name} failed; its log {log_path} ends with:\n{tail}")
 
 
 # --- databases and the message vhost -----------------------------------------------------
@@ -304,90 +291,7 @@ def _service_environment(layout: Layout, service: str) -> dict[str, str]:
         },
         "glance": {"OS_GLANCE_CONFIG_DIR": home},
     }.get(service, {})
-    return _environment(**extra)
-
-
-# --- schemas ----------------------------------------------------------------------------
-
-
-def _migrations(layout: Layout) -> dict[str, list[list[str]]]:
-    """Each service's schema commands, in order; the services' chains are independent."""
-    bin_ = layout.venv / "bin"
-    nova_conf = str(layout.home("nova") / "nova.conf")
-    neutron = layout.home("neutron")
-    return {
-        "nova": [
-            [str(bin_ / "nova-manage"), "--config-file", nova_conf, "api_db", "sync"],
-            [
-                str(bin_ / "nova-manage"),
-                "--config-file",
-                nova_conf,
-                "cell_v2",
-                "map_cell0",
-                "--database_connection",
-                layout.database_url("nova_cell0"),
-            ],
-            [
-                str(bin_ / "nova-manage"),
-                "--config-file",
-                nova_conf,
-                "cell_v2",
-                "create_cell",
-                "--name",
-                "cell1",
-            ],
-            [str(bin_ / "nova-manage"), "--config-file", nova_conf, "db", "sync"],
-        ],
-        "placement": [
-            [
-                str(bin_ / "placement-manage"),
-                "--config-file",
-                str(layout.home("placement") / "placement.conf"),
-                "db",
-                "sync",
-            ]
-        ],
-        "neutron": [
-            [
-                str(bin_ / "neutron-db-manage"),
-                "--config-file",
-                str(neutron / "neutron.conf"),
-                "--config-file",
-                str(neutron / "ml2_conf.ini"),
-                "upgrade",
-                "heads",
-            ]
-        ],
-        "cinder": [
-            [
-                str(bin_ / "cinder-manage"),
-                "--config-file",
-                str(layout.home("cinder") / "cinder.conf"),
-                "db",
-                "sync",
-            ]
-        ],
-        "glance": [
-            [
-                str(bin_ / "glance-manage"),
-                "--config-file",
-                str(layout.home("glance") / "glance-api.conf"),
-                "db_sync",
-            ]
-        ],
-    }
-
-
-def _create_schemas(layout: Layout) -> None:
-    def chain(service: str, commands: list[list[str]]) -> None:
-        log_path = layout.home("logs") / f"{service}-manage.log"
-        for argv in commands:
-            _run(f"{service}: {' '.join(argv[3:])}", argv, log_path)
-
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        futures = [pool.submit(chain, name, steps) for name, steps in _migrations(layout).items()]
-        for future in futures:
-            future.result()
+    return clean_environment(**extra)
 
 
 def _build_rings(layout: Layout) -> None:
@@ -397,11 +301,11 @@ def _build_rings(layout: Layout) -> None:
     for kind in ("account", "container", "object"):
         path = str(swift / f"{kind}.builder")
         device = f"r1z1-{HOST}:{layout.ports['swift-' + kind]}/d1"
-        _run("swift-ring-builder", [builder, path, "create", "10", "1", "1"], log_path)
-        _run("swift-ring-builder", [builder, path, "add", device, "1"], log_path)
+        run_logged("swift-ring-builder", [builder, path, "create", "10", "1", "1"], log_path)
+        run_logged("swift-ring-builder", [builder, path, "add", device, "1"], log_path)
         # With one device rebalance warns (exit status 1) but writes the ring.
         subprocess.run(
-            [builder, path, "rebalance"], capture_output=True, env=_environment(), check=False
+            [builder, path, "rebalance"], capture_output=True, env=clean_environment(), check=False
         )
         if not (swift / f"{kind}.ring.gz").exists():
             raise CloudStartError(f"swift-ring-builder wrote no {kind} ring; see {log_path}")
@@ -460,6 +364,10 @@ def _start_web_services(layout: Layout, processes: ProcessGroup) -> None:
             "300",
             "--graceful-timeout",
             "5",
+            # Clients poll every two seconds, gunicorn's default idle limit: they would
+            # now and then send on a connection the server is closing.
+            "--keep-alive",
+            "300",
             "--no-control-socket",
             f"keel_{home}_entry:application",
         ]
@@ -479,7 +387,7 @@ def _start_web_services(layout: Layout, processes: ProcessGroup) -> None:
             module,
             str(swift / f"{kind}-server.conf"),
         ]
-        processes.start(f"swift-{kind}", argv, _environment(), cwd=swift)
+        processes.start(f"swift-{kind}", argv, clean_environment(), cwd=swift)
 
 
 def _start_daemons(layout: Layout, processes: ProcessGroup, names: list[str]) -> None:
@@ -487,7 +395,7 @@ def _start_daemons(layout: Layout, processes: ProcessGroup, names: list[str]) ->
         home, program = DAEMONS[name]
         conf = str(layout.home(home) / CONFIG_FILE[home])
         argv = [str(layout.venv / "bin" / program), "--config-file", conf]
-        processes.start(name, argv, _environment(), cwd=layout.home(home))
+        processes.start(name, argv, clean_environment(), cwd=layout.home(home))
 
 
 def _get_json(url: str, token: str) -> Any:
@@ -552,7 +460,7 @@ def _discover_compute_host(layout: Layout, processes: ProcessGroup, keystone: Ke
     log_path = layout.home("logs") / "nova-manage.log"
 
     def mapped() -> bool:
-        _run("nova-manage cell_v2 discover_hosts", nova_manage, log_path)
+        run_logged("nova-manage cell_v2 discover_hosts", nova_manage, log_path)
         hypervisors = _get_json(
             layout.url("compute") + "/v2.1/os-hypervisors", keystone.token(ADMIN)
         )["hypervisors"]
@@ -562,6 +470,13 @@ def _discover_compute_host(layout: Layout, processes: ProcessGroup, keystone: Ke
         return bool(hypervisors) and bool(providers)
 
     processes.wait_until("nova-compute", mapped, START_TIMEOUT, "appear as a hypervisor")
+
+
+@contextmanager
+def _timed(timings: dict[str, float], phase: str) -> Iterator[None]:
+    started = time.monotonic()
+    yield
+    timings[phase] = round(time.monotonic() - started, 1)
 
 
 @contextmanager
@@ -581,26 +496,35 @@ def running(directory: Path, keystone: Keystone) -> Iterator[Cloud]:
     _write_configuration(layout)
     processes = ProcessGroup(layout.home("logs"))
     catalog = CatalogEntries(keystone)
+    timings: dict[str, float] = {}
     with ExitStack() as cleanup:
-        cleanup.callback(_drop_databases, prefix)
-        _create_databases(prefix)
-        cleanup.callback(_delete_vhost, layout.vhost)
-        _create_vhost(layout.vhost)
-        cleanup.callback(catalog.remove)
-        catalog.add_service_users()
-        for service_type, (name, url) in _catalog(layout).items():
-            catalog.add_service(name, service_type, url)
-        _create_schemas(layout)
-        _build_rings(layout)
+        with _timed(timings, "databases and vhost"):
+            cleanup.callback(_drop_databases, prefix)
+            _create_databases(prefix)
+            cleanup.callback(_delete_vhost, layout.vhost)
+            _create_vhost(layout.vhost)
+        with _timed(timings, "keystone entries"):
+            cleanup.callback(catalog.remove)
+            catalog.add_service_users()
+            for service_type, (name, url) in _catalog(layout).items():
+                catalog.add_service(name, service_type, url)
+        with _timed(timings, "schemas"):
+            how = create_schemas(layout, CLOUD_REQUIREMENTS)
+        timings[f"schemas {how}"] = timings.pop("schemas")
+        with _timed(timings, "swift rings"):
+            _build_rings(layout)
         cleanup.callback(processes.stop)
-        _start_web_services(layout, processes)
-        processes.wait_answering("placement", layout.url("placement") + "/", START_TIMEOUT)
-        _start_daemons(layout, processes, list(DAEMONS))
-        _wait_for_everything(layout, processes, keystone)
-        _discover_compute_host(layout, processes, keystone)
+        with _timed(timings, "services answering"):
+            _start_web_services(layout, processes)
+            processes.wait_answering("placement", layout.url("placement") + "/", START_TIMEOUT)
+            _start_daemons(layout, processes, list(DAEMONS))
+            _wait_for_everything(layout, processes, keystone)
+        with _timed(timings, "compute host discovered"):
+            _discover_compute_host(layout, processes, keystone)
         yield Cloud(
             keystone=keystone,
             endpoints={kind: url for kind, (_, url) in _catalog(layout).items()},
             directory=str(directory),
             process_ids=processes.pids(),
+            startup_seconds=timings,
         )

@@ -19,9 +19,13 @@ class CatalogEntries:
     user_ids: list[str] = field(default_factory=list)
     service_ids: list[str] = field(default_factory=list)
     role_ids: list[str] = field(default_factory=list)
+    _admin_token: str = ""
 
     def _call(self, method: str, path: str, body: dict | None = None) -> dict:
-        status, answer = self.keystone.request(method, path, self.keystone.token(ADMIN), body)
+        # One token for all the calls: issuing one takes Keystone a good fraction of a second.
+        if not self._admin_token:
+            self._admin_token = self.keystone.token(ADMIN)
+        status, answer = self.keystone.request(method, path, self._admin_token, body)
         if status >= 300:
             raise RuntimeError(f"Keystone answered {status} to {method} {path}")
         return answer or {}

@@ -81,13 +81,48 @@ class ProcessGroup:
     def wait_answering(self, name: str, url: str, timeout: float) -> None:
         self.wait_until(name, lambda: answers(url), timeout, f"answer at {url}")
 
-    def stop(self) -> None:
-        for service in reversed(list(self.services.values())):
-            stop_group(service.process)
+    def stop(self, grace: float = 5) -> None:
+        """Ask every session to terminate at once, then kill what is left after
+        ``grace`` seconds (gunicorn's graceful shutdown alone takes longer)."""
+        leaders = [service.process for service in self.services.values()]
+        for process in leaders:
+            _signal_group(process.pid, signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        for process in leaders:
+            try:
+                process.wait(timeout=max(deadline - time.monotonic(), 0.1))
+            except subprocess.TimeoutExpired:
+                pass
+        for process in leaders:
+            # Whatever a leader forked stays in its session even when the leader is gone.
+            _signal_group(process.pid, signal.SIGKILL)
+            process.wait(timeout=30)
         self.services.clear()
 
     def pids(self) -> dict[str, int]:
         return {name: service.process.pid for name, service in self.services.items()}
+
+
+def clean_environment(**extra: str) -> dict[str, str]:
+    # No OS_* variable of the caller's may point a service at another cloud.
+    inherited = {key: value for key, value in os.environ.items() if not key.startswith("OS_")}
+    return {**inherited, "PYTHONWARNINGS": "ignore", **extra}
+
+
+def run_logged(
+    name: str, argv: list[str], log_path: Path, env: dict[str, str] | None = None
+) -> None:
+    with open(log_path, "ab") as log:
+        completed = subprocess.run(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env or clean_environment(),
+            timeout=600,
+        )
+    if completed.returncode != 0:
+        raise CloudStartError(f"{name} failed; its log {log_path} ends with:\n{log_tail(log_path)}")
 
 
 def answers(url: str) -> bool:
@@ -101,19 +136,11 @@ def answers(url: str) -> bool:
         return False
 
 
-def stop_group(process: subprocess.Popen[bytes], timeout: float = 30) -> None:
-    if process.poll() is not None:
-        return
-    for sent in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(process.pid, sent)
-        except ProcessLookupError:
-            return
-        try:
-            process.wait(timeout=timeout)
-            return
-        except subprocess.TimeoutExpired:
-            continue
+def _signal_group(leader: int, sent: signal.Signals) -> None:
+    try:
+        os.killpg(leader, sent)
+    except ProcessLookupError:
+        pass
 
 
 def group_rss_kib(leader: int) -> int:
