@@ -3,7 +3,7 @@
 Each function returns the text of one file for a :class:`Layout`: where the cloud lives,
 its ports, databases, message vhost and the Keystone it trusts. Only what differs from
 the services' defaults, or what a loopback cloud without agents or hypervisors needs, is
-written down.
+written down. Quotas are unlimited: all the tests of a CI run share one cloud.
 """
 
 from __future__ import annotations
@@ -124,6 +124,12 @@ def nova_conf(layout: Layout) -> str:
             connection = {layout.database_url("nova_api")}
             [database]
             connection = {layout.database_url("nova")}
+            [quota]
+            instances = -1
+            cores = -1
+            ram = -1
+            server_groups = -1
+            server_group_members = -1
             [conductor]
             workers = 1
             [scheduler]
@@ -162,6 +168,14 @@ def neutron_conf(layout: Layout) -> str:
             api_paste_config = {layout.venv / "etc" / "neutron" / "api-paste.ini"}
             notify_nova_on_port_status_changes = true
             notify_nova_on_port_data_changes = true
+            [quotas]
+            quota_network = -1
+            quota_subnet = -1
+            quota_port = -1
+            quota_router = -1
+            quota_floatingip = -1
+            quota_security_group = -1
+            quota_security_group_rule = -1
             [database]
             connection = {layout.database_url("neutron")}
             [oslo_messaging_notifications]
@@ -206,6 +220,11 @@ def cinder_conf(layout: Layout) -> str:
             api_paste_config = {layout.venv / "etc" / "cinder" / "api-paste.ini"}
             enabled_backends = fake
             default_volume_type = __DEFAULT__
+            quota_volumes = -1
+            quota_snapshots = -1
+            quota_gigabytes = -1
+            quota_backups = -1
+            quota_backup_gigabytes = -1
             [database]
             connection = {layout.database_url("cinder")}
             [fake]
@@ -233,6 +252,10 @@ def glance_conf(layout: Layout) -> str:
             use_stderr = true
             enabled_backends = file:file
             worker_self_reference_url = {layout.url("image")}
+            [import_filtering_opts]
+            # web-download may fetch from the tests' own servers on loopback.
+            allowed_hosts = {HOST},localhost
+            allowed_ports =
             [glance_store]
             default_backend = file
             [file]

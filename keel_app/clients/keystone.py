@@ -96,14 +96,31 @@ def make_session(settings: KeystoneSettings, auth: Any) -> session.Session:
 
 def user_session(settings: KeystoneSettings, context: RequestContext) -> session.Session:
     """The caller's token as it is (no new token is asked for when its body is known)."""
+    return make_session(settings, context_auth(settings, context))
+
+
+def context_auth(settings: KeystoneSettings, context: RequestContext) -> Any:
+    """The auth plugin that acts for ``context``.
+
+    A context acting within a trust (a stack's stored owner) authenticates anew as the
+    trustee in that trust whenever its token runs out; a caller's token is used as it
+    came, its body when known; stored password credentials log in with them.
+    """
     url = identity_url(settings, context.auth_url)
+    if context.trust_id:
+        return identity.Password(trust_id=context.trust_id, **dict(settings.trustee))
     if context.auth_token_info and "token" in context.auth_token_info:
         token = access.create(body=context.auth_token_info, auth_token=context.auth_token)
-        return make_session(settings, AccessInfoPlugin(token, auth_url=url))
-    return make_session(
-        settings,
-        identity.v3.Token(auth_url=url, token=context.auth_token, project_id=context.project_id),
-    )
+        return AccessInfoPlugin(token, auth_url=url)
+    if not context.auth_token and context.password:
+        return identity.v3.Password(
+            auth_url=url,
+            username=context.username,
+            password=context.password,
+            user_domain_id=context.user_domain_id or "default",
+            project_id=context.project_id,
+        )
+    return identity.v3.Token(auth_url=url, token=context.auth_token, project_id=context.project_id)
 
 
 def trustee_session(settings: KeystoneSettings, trust_id: str | None = None) -> session.Session:

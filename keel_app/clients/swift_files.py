@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import urllib.parse
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from keystoneauth1 import exceptions as keystone_errors
@@ -24,17 +23,6 @@ from keel_app.common import exception
 OBJECT_STORE = "object-store"
 TRANSACTION_HEADERS = ("X-Trans-Id", "X-Openstack-Request-Id")
 SHOWN_BODY = 60
-
-
-@dataclass(frozen=True)
-class SwiftSettings:
-    # [clients_swift] endpoint_type, else [clients]'s.
-    endpoint_type: str = "public"
-
-
-def from_conf(conf: Any) -> SwiftSettings:
-    endpoint_type = conf.clients_swift.endpoint_type
-    return SwiftSettings(endpoint_type=endpoint_type or conf.clients.endpoint_type)
 
 
 class SwiftRequestFailed(Exception):
@@ -62,57 +50,47 @@ def failure_text(what: str, response: Any) -> str:
     return f"{what}: {where}" + (f" (txn: {transaction})" if transaction else "")
 
 
-class SwiftClientPlugin:
-    """Reads containers for the caller of ``session`` (a keystoneauth session with its token)."""
+def _get(session: ks_session.Session, what: str, url: str) -> Any:
+    response = session.get(url, raise_exc=False, headers={"Accept-Encoding": "gzip"})
+    if not 200 <= response.status_code < 300:
+        raise SwiftRequestFailed(failure_text(what, response))
+    return response
 
-    def __init__(
-        self,
-        session: ks_session.Session,
-        settings: SwiftSettings,
-        url_for: Callable[[str, str], str],
-        max_bytes: int,
-    ) -> None:
-        self.session = session
-        self.settings = settings
-        self.url_for = url_for
-        self.max_bytes = max_bytes
 
-    def _get(self, what: str, url: str) -> Any:
-        response = self.session.get(url, raise_exc=False, headers={"Accept-Encoding": "gzip"})
-        if not 200 <= response.status_code < 300:
-            raise SwiftRequestFailed(failure_text(what, response))
-        return response
-
-    def get_files_from_container(
-        self, container: str, files_to_skip: Iterable[str] = ()
-    ) -> dict[str, str]:
-        skipped = set(files_to_skip)
-        try:
-            base = self.url_for(OBJECT_STORE, self.settings.endpoint_type).rstrip("/")
-            container_url = f"{base}/{urllib.parse.quote(container)}"
-            listing = self._get("Container GET failed", f"{container_url}?format=json")
-            used = int(listing.headers.get("X-Container-Bytes-Used", 0))
-            if used > self.max_bytes:
-                raise exception.DownloadLimitExceeded(
-                    message=(
-                        f"Total size of files to download ({used} bytes) exceeds maximum "
-                        f"allowed ({self.max_bytes} bytes)."
-                    )
+def get_files_from_container(
+    session: ks_session.Session,
+    object_store_url: Callable[[], str],
+    container: str,
+    files_to_skip: Iterable[str],
+    max_bytes: int,
+) -> dict[str, str]:
+    """The container's objects, but those in ``files_to_skip``, by name, as text."""
+    skipped = set(files_to_skip)
+    try:
+        container_url = f"{object_store_url().rstrip('/')}/{urllib.parse.quote(container)}"
+        listing = _get(session, "Container GET failed", f"{container_url}?format=json")
+        used = int(listing.headers.get("X-Container-Bytes-Used", 0))
+        if used > max_bytes:
+            raise exception.DownloadLimitExceeded(
+                message=(
+                    f"Total size of files to download ({used} bytes) exceeds maximum "
+                    f"allowed ({max_bytes} bytes)."
                 )
-            objects = [] if listing.status_code == 204 else listing.json()
-            files = {}
-            for item in objects:
-                name = item["name"]
-                if name in skipped:
-                    continue
-                answer = self._get(
-                    "Object GET failed", f"{container_url}/{urllib.parse.quote(name)}"
-                )
-                files[name] = answer.content.decode("utf-8")
-            return files
-        except (SwiftRequestFailed, keystone_errors.ClientException) as failed:
-            # No object-store in the catalog, or Swift unreachable, is reported the same
-            # way rather than as a server error.
-            raise exception.NotFound(
-                f"Could not fetch files from container {container}, reason: {failed}."
-            ) from failed
+            )
+        objects = [] if listing.status_code == 204 else listing.json()
+        files = {}
+        for item in objects:
+            name = item["name"]
+            if name in skipped:
+                continue
+            answer = _get(
+                session, "Object GET failed", f"{container_url}/{urllib.parse.quote(name)}"
+            )
+            files[name] = answer.content.decode("utf-8")
+        return files
+    except (SwiftRequestFailed, keystone_errors.ClientException) as failed:
+        # No object-store in the catalog, or Swift unreachable, is reported the same
+        # way rather than as a server error.
+        raise exception.NotFound(
+            f"Could not fetch files from container {container}, reason: {failed}."
+        ) from failed

@@ -16,9 +16,9 @@ from typing import Any
 from keel_app.clients.heat_endpoints import HeatEndpointSettings
 from keel_app.clients.heat_endpoints import from_conf as heat_endpoint_settings
 from keel_app.clients.keystone import from_conf as keystone_settings
+from keel_app.clients.service_settings import ClientsSettings
+from keel_app.clients.service_settings import from_conf as clients_settings
 from keel_app.clients.stack_domain_users import from_conf as stack_domain_settings
-from keel_app.clients.swift_files import SwiftSettings
-from keel_app.clients.swift_files import from_conf as swift_settings
 from keel_app.engine.template import TemplateLimits
 
 
@@ -51,8 +51,8 @@ class EngineSettings:
     stack_domain: Any = None
     # Where Heat's own APIs are, for the URLs handed to servers.
     heat_endpoints: HeatEndpointSettings = field(default_factory=HeatEndpointSettings)
-    # How Swift is looked up in the caller's catalog, for a ``files_container``.
-    swift: SwiftSettings = field(default_factory=SwiftSettings)
+    # How each cloud service is reached ([clients], [clients_<name>], the regions).
+    clients: ClientsSettings = field(default_factory=ClientsSettings)
     # Heat's resource type policy (``resource_types:<type>`` rules, OS::Keystone::* for
     # admins only ...): (context, type name) -> None when the caller may use the type,
     # else the action Heat's Forbidden names. None, without heat.conf: every type.
@@ -102,7 +102,7 @@ def from_conf(
         "keystone": keystone_settings(conf),
         "stack_domain": stack_domain_settings(conf),
         "heat_endpoints": heat_endpoint_settings(conf),
-        "swift": swift_settings(conf),
+        "clients": clients_settings(conf),
     }
     if engine_id is not None:
         values["engine_id"] = engine_id

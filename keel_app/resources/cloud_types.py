@@ -8,7 +8,8 @@ Heat's own ResourceTypeUnavailable, an unknown type with "The Resource Type (X) 
 not be found.", and resource type listings filter by catalog as Heat's do.
 
 The types' property, attribute and update policy schemata and life cycles arrive with
-their plugins (one module per family, each replacing its stubs here). Until then a stub
+their plugins, one package per service (``FAMILY_MODULES``): a type its package provides
+is that plugin, the others are stubs. A stub
 is unavailable whatever the catalog: a template using it fails validation (create,
 preview, update and validate alike) with Heat's ResourceTypeUnavailable, and listings
 leave it out, so that no stack ever reaches COMPLETE having made nothing. A class per
@@ -18,6 +19,8 @@ type, named after the type (``OS::Nova::Server`` -> ``OSNovaServer``), is what t
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from typing import Any, NamedTuple
 
 from keel_app.common.exception import ResourceTypeUnavailable
@@ -417,14 +420,43 @@ def _stub_class(type_name: str, declared: CloudType) -> type[CloudResourceStub]:
     )
 
 
+# The packages of the cloud types that have a life cycle: the RESOURCE_CLASSES of each of
+# their modules map type names to plugin classes, which take the stubs' place.
+FAMILY_MODULES = (
+    "keel_app.resources.neutron",
+    "keel_app.resources.nova",
+    "keel_app.resources.cinder",
+    "keel_app.resources.glance",
+    "keel_app.resources.swift",
+    "keel_app.resources.keystone",
+)
+
+
+def _family_classes() -> dict[str, type[Resource]]:
+    """The RESOURCE_CLASSES of every module of the family packages."""
+    classes: dict[str, type[Resource]] = {}
+    for package_name in FAMILY_MODULES:
+        package = importlib.import_module(package_name)
+        for module in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+            found = importlib.import_module(f"{package_name}.{module.name}")
+            classes.update(getattr(found, "RESOURCE_CLASSES", {}))
+    return classes
+
+
+REAL_CLASSES = {class_name(name): plugin for name, plugin in _family_classes().items()}
 STUB_CLASSES = {
-    class_name(name): _stub_class(name, declared) for name, declared in CLOUD_TYPES.items()
+    class_name(name): _stub_class(name, declared)
+    for name, declared in CLOUD_TYPES.items()
+    if class_name(name) not in REAL_CLASSES
 }
+# The cloud types still known by name only.
+STUB_TYPES = frozenset(name for name in CLOUD_TYPES if class_name(name) in STUB_CLASSES)
 
 
 def __getattr__(name: str) -> Any:
-    # Entry points name the generated classes as attributes of this module.
+    # Entry points name each type's class as an attribute of this module: the family's
+    # plugin where there is one, else the generated stub.
     try:
-        return STUB_CLASSES[name]
+        return REAL_CLASSES.get(name) or STUB_CLASSES[name]
     except KeyError:
         raise AttributeError(name) from None

@@ -4,6 +4,7 @@ deletes them again; what is already gone is deleted quietly."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import urllib.request
 import uuid
@@ -50,9 +51,7 @@ def alice(keystone_service: Keystone) -> RequestContext:
 
 @pytest.fixture
 def client(settings: EngineSettings, alice: RequestContext) -> Any:
-    return OpenStackClients(
-        alice, settings.keystone, settings.stack_domain, settings.heat_endpoints
-    ).client("keystone")
+    return OpenStackClients(alice, settings).client("keystone")
 
 
 def validate(keystone: Keystone, token: str) -> dict[str, Any]:
@@ -206,7 +205,7 @@ def test_a_missing_role_is_heats_error(
     domain = stack_domain_users.StackDomainSettings(
         **{**settings.stack_domain.__dict__, "stack_user_role": "no_such_role"}
     )
-    client = OpenStackClients(alice, settings.keystone, domain, settings.heat_endpoints).client(
+    client = OpenStackClients(alice, dataclasses.replace(settings, stack_domain=domain)).client(
         "keystone"
     )
 
@@ -221,7 +220,7 @@ def test_a_wrong_domain_admin_password_is_an_authorization_failure(
     domain = stack_domain_users.StackDomainSettings(
         **{**settings.stack_domain.__dict__, "admin_password": "wrong"}
     )
-    client = OpenStackClients(alice, settings.keystone, domain, settings.heat_endpoints).client(
+    client = OpenStackClients(alice, dataclasses.replace(settings, stack_domain=domain)).client(
         "keystone"
     )
 

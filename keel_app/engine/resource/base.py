@@ -334,6 +334,24 @@ class Resource(LifeCycle):
             status=self.status,
         )
 
+    # Clients (a stack's context has them when the deployment reaches a Keystone)
+
+    def client_plugin(self, name: str | None = None) -> Any:
+        """The client plugin ``name`` (else the type's own) of the stack's context."""
+        client_name = name or self.default_client_name
+        clients = getattr(self.context, "clients", None)
+        if client_name is None or clients is None:
+            raise ClientNotAvailable(client_name=client_name)
+        return clients.client_plugin(client_name)
+
+    def client(self, name: str | None = None) -> Any:
+        """The client of the plugin ``name`` (else of the type's own)."""
+        client_name = name or self.default_client_name
+        clients = getattr(self.context, "clients", None)
+        if client_name is None or clients is None:
+            raise ClientNotAvailable(client_name=client_name)
+        return clients.client(client_name)
+
     def validate_external(self) -> None:
         """Check that the external resource named by ``external_id`` exists."""
         if self.external_id is None:

@@ -32,7 +32,8 @@ from typing import Any
 import pytest
 
 from keel_app.engine.resource.base import NO_LIFE_CYCLE
-from keel_app.resources.cloud_types import CloudResourceStub
+from keel_app.engine.resource.service_catalog import CLIENT_SERVICE_TYPES
+from keel_app.resources.cloud_types import CLOUD_TYPES, STUB_TYPES, CloudResourceStub
 from tests import oracle
 from tests.engine.resource import keel_side
 from tests.engine.template.corpus_cases import load_cases
@@ -80,6 +81,16 @@ def _schema_requests() -> list[dict[str, Any]]:
         {"type": "OS::Heat::SoftwareConfig", "with_description": False, "catalog": ["identity"]},
         {"type": "OS::Heat::Stack", "with_description": False, "catalog": ["cloudformation"]},
         {"type": "OS::Nova::Server", "with_description": False},
+        # Every cloud type with a life cycle, with its service in the catalog.
+        *(
+            {
+                "type": type_name,
+                "with_description": with_description,
+                "catalog": list(CLIENT_SERVICE_TYPES[CLOUD_TYPES[type_name].client or "heat"]),
+            }
+            for type_name in sorted(set(CLOUD_TYPES) - STUB_TYPES)
+            for with_description in (False, True)
+        ),
         {"type": "OS::Cinder::Volume", "with_description": False, "catalog": ["volumev2"]},
         {"type": "OS::Neutron::LBaaS::Pool", "with_description": False},
         {"type": "OS::Heat::HARestarter", "with_description": True},

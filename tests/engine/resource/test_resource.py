@@ -66,7 +66,7 @@ def test_missing_service_is_resource_type_unavailable() -> None:
 
 
 def test_no_context_means_no_cloud_service() -> None:
-    assert STUB_CLASSES["OSNeutronNet"].is_service_available(None) == (
+    assert STUB_CLASSES["OSNeutronVPNService"].is_service_available(None) == (
         False,
         "neutron network endpoint is not in service catalog.",
     )
@@ -74,12 +74,12 @@ def test_no_context_means_no_cloud_service() -> None:
 
 
 def test_required_extension_needs_the_service_itself() -> None:
-    router = STUB_CLASSES["OSNeutronRouter"]
+    router = STUB_CLASSES["OSNeutronVPNService"]
     context = RequestContext(auth_token_info=keel_side.token(["network"], "RegionOne"))
     with pytest.raises(ClientNotAvailable):
         router.is_service_available(context)
     with pytest.raises(ResourceTypeUnavailable) as raised:
-        router._validate_service_availability(context, "OS::Neutron::Router")
+        router._validate_service_availability(context, "OS::Neutron::VPNService")
     assert str(raised.value).endswith("reason: The client (neutron) is not available.")
 
 
@@ -118,12 +118,12 @@ def test_deletion_policies() -> None:
         RandomString.validate_deletion_policy("Keep")
     assert str(unsupported.value) == 'DeletionPolicy: "Snapshot" deletion policy not supported'
     assert str(unknown.value) == 'DeletionPolicy: Invalid deletion policy "Keep"'
-    STUB_CLASSES["OSCinderVolume"].validate_deletion_policy("Snapshot")
+    STUB_CLASSES["OSHeatDeployedServer"].validate_deletion_policy("Snapshot")
 
 
 def test_getdoc_is_the_type_description() -> None:
     assert RandomString.getdoc().startswith("A resource which generates a random string.\n\n")
-    assert STUB_CLASSES["OSNovaServer"].getdoc() == "No description available"
+    assert STUB_CLASSES["OSOctaviaLoadBalancer"].getdoc() == "No description available"
 
 
 def test_update_allowed_comes_from_schema_and_class() -> None:

@@ -1,7 +1,8 @@
 """A parameter whose custom constraint needs a service, behind the real Keystone: its catalog
-has identity and orchestration but no compute or image service, and OpenKeel has no client
-for any of them yet. The value is refused with a 400, where Heat 27.0.1's heat-api answers
-a 500 that hides keystoneauth's EndpointNotFound (docs/divergences.md)."""
+has identity and orchestration but no compute or image service, so there is no client to
+look a flavor or an image up with. The value is refused with a 400, where Heat 27.0.1's
+heat-api answers a 500 that hides keystoneauth's EndpointNotFound (docs/divergences.md).
+Keystone, in the catalog, looks names up with the caller's own token."""
 
 from __future__ import annotations
 
@@ -11,14 +12,13 @@ import flask
 import pytest
 
 from keel_app.models.database import Database
-from tests.keystone import ALICE, REGION, Keystone
+from tests.keystone import ADMIN, ALICE, REGION, Keystone
 from tests.web.v1 import heat_engine
 
 # (constraint, its client, a value)
 CONSTRAINTS = [
     ("nova.flavor", "nova", "m1.small"),
     ("glance.image", "glance", "cirros"),
-    ("keystone.project", "keystone", "demo"),
 ]
 
 
@@ -55,6 +55,32 @@ def test_a_value_no_client_can_check_is_refused_with_a_400(
             f"The client ({client_name}) is not available."
         ),
     }
+
+
+@pytest.mark.parametrize(
+    ("value", "status", "error"),
+    [
+        ("project-b", 201, None),
+        (
+            "no-such-project",
+            400,
+            "Parameter 'choice' is invalid: Error validating value 'no-such-project': "
+            "The KeystoneProject (no-such-project) could not be found.",
+        ),
+    ],
+)
+def test_keystone_looks_a_project_up_by_name_for_an_admin(
+    app: flask.Flask, keystone_service: Keystone, value: str, status: int, error: str | None
+) -> None:
+    project = keystone_service.project_id(ADMIN)
+    headers = {"X-Auth-Token": keystone_service.token(ADMIN)}
+    body = {"stack_name": "picky", "template": _template("keystone.project", value)}
+
+    response = app.test_client().post(f"/v1/{project}/stacks", headers=headers, json=body)
+
+    assert response.status_code == status, response.get_data(as_text=True)
+    if error is not None:
+        assert response.get_json()["error"]["message"] == error
 
 
 @pytest.mark.oracle

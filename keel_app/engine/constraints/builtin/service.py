@@ -11,8 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from keel_app.clients.neutron_errors import NeutronClientException
 from keel_app.common.exception import EntityNotFound
 from keel_app.engine.constraints.custom import BaseCustomConstraint
+
+# What a Neutron look-up raises for a value that names nothing (neutronclient's errors).
+NEUTRON_ERRORS = (NeutronClientException, EntityNotFound)
 
 
 class ServiceConstraint(BaseCustomConstraint):
@@ -36,11 +40,17 @@ class KeystoneConstraint(ServiceConstraint):
         super().validate_with_client(client, resource_id)
 
 
-def _service(client: str, getter: str, *arguments: str) -> type[ServiceConstraint]:
+def _service(
+    client: str,
+    getter: str,
+    *arguments: str,
+    expected: tuple[type[BaseException], ...] = (EntityNotFound,),
+) -> type[ServiceConstraint]:
     attributes = {
         "resource_client_name": client,
         "resource_getter_name": getter,
         "getter_arguments": arguments,
+        "expected_exceptions": expected,
     }
     return type(
         f"{client.capitalize()}{getter.title().replace('_', '')}", (ServiceConstraint,), attributes
@@ -80,22 +90,42 @@ ManilaShareNetwork = _service("manila", "get_share_network")
 ManilaShareSnapshot = _service("manila", "get_share_snapshot")
 ManilaShareType = _service("manila", "get_share_type")
 MistralWorkflow = _service("mistral", "get_workflow_by_identifier")
-NeutronAddressScope = _service("neutron", "find_resourceid_by_name_or_id", "address_scope")
+NeutronAddressScope = _service(
+    "neutron", "find_resourceid_by_name_or_id", "address_scope", expected=NEUTRON_ERRORS
+)
 NeutronFlowClassifier = _service("neutron", "resolve_ext_resource", "flow_classifier")
-NeutronLbaasListener = _service("neutron", "find_resourceid_by_name_or_id", "listener")
-NeutronLbaasLoadbalancer = _service("neutron", "find_resourceid_by_name_or_id", "loadbalancer")
-NeutronLbaasPool = _service("neutron", "find_resourceid_by_name_or_id", "pool")
+NeutronLbaasListener = _service(
+    "neutron", "find_resourceid_by_name_or_id", "listener", expected=NEUTRON_ERRORS
+)
+NeutronLbaasLoadbalancer = _service(
+    "neutron", "find_resourceid_by_name_or_id", "loadbalancer", expected=NEUTRON_ERRORS
+)
+NeutronLbaasPool = _service(
+    "neutron", "find_resourceid_by_name_or_id", "pool", expected=NEUTRON_ERRORS
+)
 NeutronLbaasProvider = _service("neutron", "find_service_provider", "LOADBALANCERV2")
-NeutronNetwork = _service("neutron", "find_resourceid_by_name_or_id", "network")
-NeutronPort = _service("neutron", "find_resourceid_by_name_or_id", "port")
+NeutronNetwork = _service(
+    "neutron", "find_resourceid_by_name_or_id", "network", expected=NEUTRON_ERRORS
+)
+NeutronPort = _service("neutron", "find_resourceid_by_name_or_id", "port", expected=NEUTRON_ERRORS)
 NeutronPortPair = _service("neutron", "resolve_ext_resource", "port_pair")
 NeutronPortPairGroup = _service("neutron", "resolve_ext_resource", "port_pair_group")
-NeutronQosPolicy = _service("neutron", "find_resourceid_by_name_or_id", "policy")
-NeutronRouter = _service("neutron", "find_resourceid_by_name_or_id", "router")
-NeutronSecurityGroup = _service("neutron", "find_resourceid_by_name_or_id", "security_group")
+NeutronQosPolicy = _service(
+    "neutron", "find_resourceid_by_name_or_id", "policy", expected=NEUTRON_ERRORS
+)
+NeutronRouter = _service(
+    "neutron", "find_resourceid_by_name_or_id", "router", expected=NEUTRON_ERRORS
+)
+NeutronSecurityGroup = _service(
+    "neutron", "find_resourceid_by_name_or_id", "security_group", expected=NEUTRON_ERRORS
+)
 NeutronSegment = _service("openstack", "find_network_segment")
-NeutronSubnet = _service("neutron", "find_resourceid_by_name_or_id", "subnet")
-NeutronSubnetPool = _service("neutron", "find_resourceid_by_name_or_id", "subnetpool")
+NeutronSubnet = _service(
+    "neutron", "find_resourceid_by_name_or_id", "subnet", expected=NEUTRON_ERRORS
+)
+NeutronSubnetPool = _service(
+    "neutron", "find_resourceid_by_name_or_id", "subnetpool", expected=NEUTRON_ERRORS
+)
 NeutronTapFlow = _service("neutron", "resolve_ext_resource", "tap_flow")
 NeutronTapService = _service("neutron", "resolve_ext_resource", "tap_service")
 NovaFlavor = _service("nova", "find_flavor_by_name_or_id")

@@ -1,0 +1,77 @@
+"""OpenKeel's distributed form (keel-api, a keel-worker, MariaDB, RabbitMQ) behind the test
+cloud's Keystone, driven with python-heatclient as a project member, while the tests
+look at what the real services hold with openstacksdk as the same member."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import openstack
+import openstack.connection
+import pytest
+from heatclient import client as heat_client
+from keystoneauth1 import session as ks_session
+from keystoneauth1.identity import v3
+
+from tests.cli import distributed
+from tests.cloud import Cloud
+from tests.keystone import ALICE, USER_PASSWORD
+
+STACK_TIMEOUT = 240.0
+TERMINAL = ("COMPLETE", "FAILED")
+
+
+@pytest.fixture(scope="module")
+def heat(cloud: Cloud, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A python-heatclient of alice's, talking to keel-api."""
+    directory = tmp_path_factory.mktemp("cloud-scenario")
+    with distributed.behind_keystone(directory, cloud.keystone):
+        port = distributed.api_port(directory / "heat.conf")
+        auth = v3.Password(
+            auth_url=cloud.auth_url,
+            username=ALICE.user_name,
+            password=USER_PASSWORD,
+            project_name=ALICE.project_name,
+            user_domain_id="default",
+            project_domain_id="default",
+        )
+        session = ks_session.Session(auth=auth)
+        project_id = cloud.project_id(ALICE)
+        yield heat_client.Client(
+            "1",
+            session=session,
+            endpoint_override=f"http://{distributed.HOST}:{port}/v1/{project_id}",
+        )
+
+
+@pytest.fixture(scope="module")
+def member(cloud: Cloud) -> Iterator[openstack.connection.Connection]:
+    """openstacksdk as alice: what the services hold for her project."""
+    connection = openstack.connect(**cloud.auth(ALICE))
+    yield connection
+    connection.close()
+
+
+def wait_for_stack(heat: Any, stack_id: str, action: str) -> Any:
+    """The stack once its ``action`` is over (COMPLETE or FAILED)."""
+    deadline = time.monotonic() + STACK_TIMEOUT
+    while True:
+        try:
+            stack = heat.stacks.get(stack_id)
+        except Exception as error:
+            if action == "DELETE" and "404" in str(getattr(error, "code", "")) + str(error):
+                return None
+            raise
+        if stack.stack_status in (f"{action}_{end}" for end in TERMINAL):
+            return stack
+        assert time.monotonic() < deadline, (stack.stack_status, stack.stack_status_reason)
+        time.sleep(0.5)
+
+
+def physical_ids(heat: Any, stack_id: str) -> dict[str, str]:
+    return {
+        resource.resource_name: resource.physical_resource_id
+        for resource in heat.resources.list(stack_id)
+    }
