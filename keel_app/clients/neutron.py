@@ -129,6 +129,17 @@ class NeutronClientPlugin(ClientPlugin):
     def get_qos_policy_id(self, policy: str) -> str:
         return self.find_resourceid_by_name_or_id("policy", policy)
 
+    def find_network_segment(self, segment: str) -> str:
+        """The id of the network segment named ``segment`` (by id or name)."""
+        return self.find_resourceid_by_name_or_id("segment", segment)
+
+    def add_interface_router(self, router_id: str, interface: dict[str, str]) -> Any:
+        """Plug a router into a subnet or port (``{"subnet_id": ...}``/``{"port_id": ...}``)."""
+        return self.request("PUT", f"routers/{router_id}/add_router_interface", interface)
+
+    def remove_interface_router(self, router_id: str, interface: dict[str, str]) -> Any:
+        return self.request("PUT", f"routers/{router_id}/remove_router_interface", interface)
+
     def network_id_from_subnet_id(self, subnet_id: str) -> str:
         return str(self.show("subnet", subnet_id)["network_id"])
 
