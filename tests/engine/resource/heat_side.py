@@ -17,6 +17,7 @@ cfg.CONF([], project="heat")
 from heat.common import context, template_format  # noqa: E402
 from heat.engine import environment, resources, service, template  # noqa: E402
 from heat.engine import stack as parser  # noqa: E402
+from heat.engine.clients import os as os_clients  # noqa: E402
 
 resources.initialise()
 
@@ -116,12 +117,18 @@ def answer(case):
 
 def schema_answer(engine, request):
     ctx = make_context(request)
+    has_extension = os_clients.ExtensionMixin.has_extension
+    if request.get("extensions"):
+        # A service that has every extension.
+        os_clients.ExtensionMixin.has_extension = lambda self, alias: True
     try:
         return {
             "ok": plain(engine.resource_schema(ctx, request["type"], request["with_description"]))
         }
     except Exception as exc:
         return error(exc)
+    finally:
+        os_clients.ExtensionMixin.has_extension = has_extension
 
 
 def main():

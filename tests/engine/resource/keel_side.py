@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from keel_app.cli.offline_cloud import OfflineClients
 from keel_app.common.context import RequestContext
 from keel_app.common.identifier import HeatIdentifier
 from keel_app.engine.environment import Environment, global_env
@@ -140,10 +141,12 @@ def answer(case: dict[str, Any]) -> Any:
 
 
 def schema_answer(request: dict[str, Any]) -> Any:
+    context = make_context(request)
+    if request.get("extensions"):
+        # A service that has every extension (as the offline caller's).
+        context.clients = OfflineClients()  # type: ignore[attr-defined]
     try:
-        found = resource_schema(
-            global_env(), request["type"], make_context(request), request["with_description"]
-        )
+        found = resource_schema(global_env(), request["type"], context, request["with_description"])
         return {"ok": plain(found)}
     except Exception as exc:
         return error(exc)

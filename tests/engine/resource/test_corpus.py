@@ -81,12 +81,14 @@ def _schema_requests() -> list[dict[str, Any]]:
         {"type": "OS::Heat::SoftwareConfig", "with_description": False, "catalog": ["identity"]},
         {"type": "OS::Heat::Stack", "with_description": False, "catalog": ["cloudformation"]},
         {"type": "OS::Nova::Server", "with_description": False},
-        # Every cloud type with a life cycle, with its service in the catalog.
+        # Every cloud type with a life cycle, with its service in the catalog (and, for a
+        # type that needs a service extension, a service that lists every extension).
         *(
             {
                 "type": type_name,
                 "with_description": with_description,
                 "catalog": list(CLIENT_SERVICE_TYPES[CLOUD_TYPES[type_name].client or "heat"]),
+                "extensions": CLOUD_TYPES[type_name].extension is not None,
             }
             for type_name in sorted(set(CLOUD_TYPES) - STUB_TYPES)
             for with_description in (False, True)
