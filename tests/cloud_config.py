@@ -254,8 +254,8 @@ def glance_conf(layout: Layout) -> str:
             worker_self_reference_url = {layout.url("image")}
             [import_filtering_opts]
             # web-download may fetch from the tests' own servers on loopback.
-            allowed_hosts = {HOST},localhost
-            allowed_ports =
+            allowed_hosts = [{HOST}]
+            allowed_ports = []
             [glance_store]
             default_backend = file
             [file]

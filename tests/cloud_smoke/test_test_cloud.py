@@ -1,8 +1,12 @@
 """The test cloud really works: each service, reached through the catalog with
-openstacksdk as a member of a project, does what the resource plugins will ask of it."""
+openstacksdk, does what the resource plugins will ask of it (a project member's network,
+server, volume and objects; the admin's flavors and images)."""
 
 from __future__ import annotations
 
+import http.server
+import threading
+import time
 import uuid
 from collections.abc import Iterator
 
@@ -167,3 +171,47 @@ def test_an_object_is_stored_in_a_new_container_and_read_back(
     member.object_store.delete_container(container)
     names = [item.name for item in member.object_store.containers()]
     assert container.name not in names
+
+
+IMAGE_BYTES = bytes(range(256)) * 32
+
+
+class _ImageHandler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(IMAGE_BYTES)))
+        self.end_headers()
+        self.wfile.write(IMAGE_BYTES)
+
+    def log_message(self, *_: object) -> None:
+        pass
+
+
+@pytest.fixture
+def image_url() -> Iterator[str]:
+    """An image file served over HTTP on loopback, as OS::Glance::WebImage points at."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _ImageHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/disk.raw"
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+def test_an_image_is_imported_from_a_web_server(
+    admin: openstack.connection.Connection, image_url: str
+) -> None:
+    image = admin.image.create_image(
+        name=_name("web-image"), disk_format="raw", container_format="bare"
+    )
+    try:
+        admin.image.import_image(image, method="web-download", uri=image_url)
+        deadline = time.monotonic() + WAIT
+        while image.status != "active" and time.monotonic() < deadline:
+            assert image.status in ("queued", "importing")
+            time.sleep(1)
+            image = admin.image.get_image(image.id)
+        assert (image.status, image.size) == ("active", len(IMAGE_BYTES))
+    finally:
+        admin.image.delete_image(image)
