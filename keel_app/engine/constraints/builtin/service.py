@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from keel_app.clients import nova_errors
 from keel_app.clients.neutron_errors import NeutronClientException
 from keel_app.common.exception import EntityNotFound
 from keel_app.engine.constraints.custom import BaseCustomConstraint
@@ -38,6 +39,17 @@ class KeystoneConstraint(ServiceConstraint):
         if resource_id == "":
             raise EntityNotFound(entity=self.entity, name=resource_id)
         super().validate_with_client(client, resource_id)
+
+
+class KeypairConstraint(ServiceConstraint):
+    """No key name is not looked up: a key pair made by the same stack may supply it."""
+
+    resource_client_name = "nova"
+    resource_getter_name = "get_keypair"
+
+    def validate_with_client(self, client: Any, resource_id: Any) -> None:
+        if resource_id:
+            super().validate_with_client(client, resource_id)
 
 
 def _service(
@@ -128,9 +140,9 @@ NeutronSubnetPool = _service(
 )
 NeutronTapFlow = _service("neutron", "resolve_ext_resource", "tap_flow")
 NeutronTapService = _service("neutron", "resolve_ext_resource", "tap_service")
-NovaFlavor = _service("nova", "find_flavor_by_name_or_id")
-NovaHost = _service("nova", "get_host")
-NovaKeypair = _service("nova", "get_keypair")
+NovaFlavor = _service("nova", "find_flavor_by_name_or_id", expected=(nova_errors.NotFound,))
+NovaHost = _service("nova", "get_host", expected=(nova_errors.NotFound,))
+NovaKeypair = type("NovaGetKeypair", (KeypairConstraint,), {})
 NovaServer = _service("nova", "get_server")
 OctaviaAvailabilityZone = _service("octavia", "find_availability_zone")
 OctaviaAvailabilityZoneProfile = _service("octavia", "find_availability_zone_profile")
