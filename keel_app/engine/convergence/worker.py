@@ -19,7 +19,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from keel_app.common import exception, metrics
-from keel_app.engine.convergence import converge, snapshot_steps, stack_completion, sync_point
+from keel_app.engine.convergence import (
+    converge,
+    create_retry,
+    snapshot_steps,
+    stack_completion,
+    sync_point,
+)
+from keel_app.engine.convergence.create_retry import RESTART_KEY, RETRY_KEY
 from keel_app.engine.convergence.node_data import NodeData, load_resources_data
 from keel_app.engine.convergence.runtime import ADMIN, ConvergenceStack, load_template
 from keel_app.engine.convergence.traversal_graph import (
@@ -202,7 +209,7 @@ class Worker:
             self.database.checkpoint()
         progress = data.get(PROGRESS_KEY)
         stale = stack.current_traversal != current_traversal
-        if stale and (progress is None or HOOK_KEY in progress):
+        if stale and (progress is None or HOOK_KEY in progress or RESTART_KEY in progress):
             LOG.debug("[%s] Traversal cancelled; re-triggering.", current_traversal)
             self._retrigger_replaced(stack, resource, is_update)
             return
@@ -396,6 +403,11 @@ class Worker:
                     return True
                 # Cleared: the step goes on from where the hook stopped it.
                 passed_hook, progress = progress[HOOK_KEY], None
+            if progress is not None and RESTART_KEY in progress:
+                # The next attempt of a create being retried (create_retry).
+                return self._attempt(
+                    stack, resource, requires, message, progress[RESTART_KEY], progress[RETRY_KEY]
+                )
             if progress is not None:
                 if not resource.locked_as_loaded(progress["engine_id"], progress["atomic_key"]):
                     self._drop_cancelled_step(stack, resource, progress, message)
@@ -423,12 +435,13 @@ class Worker:
                 resource.prepare_create(stack.t.id, requires)
                 # An adopt's resources are taken over rather than made (``handle_adopt``).
                 adopting = external or stack.adopt_stack_data
-                action = resource.ADOPT if adopting else resource.CREATE
-                token = resource.start_action(action, self.engine_id)
+                if not adopting:
+                    return self._attempt(stack, resource, requires, message, resource.CREATE, None)
+                token = resource.start_action(resource.ADOPT, self.engine_id)
                 return self._poll(
                     stack,
                     resource,
-                    self._progress(stack, action, token),
+                    self._progress(stack, resource.ADOPT, token),
                     requires,
                     message,
                 )
@@ -623,7 +636,22 @@ class Worker:
             resource.finish_update(after, template_id, requires)
 
         before_complete = finish_update if action == resource.UPDATE else None
-        if resource.poll_action(action, progress["token"], before_complete):
+        retry = progress.get(RETRY_KEY)
+        try:
+            done = resource.poll_action(action, progress["token"], before_complete)
+        except exception.ResourceFailure as failure:
+            if action == resource.CREATE or retry is not None:
+                return self._after_failed_attempt(
+                    stack, resource, requires, message, failure, action, retry
+                )
+            raise
+        if done and retry is not None and action == resource.DELETE:
+            # Deleted what failed: the next create, after its back-off.
+            restart = {RESTART_KEY: resource.CREATE, RETRY_KEY: retry}
+            countdown = create_retry.backoff_delay(retry["creates"])
+            self._send_later(stack, message, restart, countdown)
+            return False
+        if done:
             if action == resource.ADOPT and resource.external_id is not None:
                 # What was taken over is checked to exist before anything relies on it.
                 started, token = operations.start(resource, operations.CHECK, self.engine_id)
@@ -643,6 +671,56 @@ class Worker:
         state = resource.handled_state()
         countdown = resource.poll_delay * POLL_INTERVAL if resource.poll_delay else POLL_INTERVAL
         self._send_later(stack, message, {**progress, **state}, countdown)
+        return False
+
+    def _attempt(
+        self,
+        stack: ConvergenceStack,
+        resource: Any,
+        requires: set[int],
+        message: dict[str, Any],
+        action: str,
+        retry: Mapping[str, Any] | None,
+    ) -> bool:
+        """Start a create (or the delete of a create being retried) and poll it."""
+        try:
+            token = resource.start_action(
+                action, self.engine_id, clean_up=action == resource.DELETE
+            )
+        except exception.ResourceFailure as failure:
+            return self._after_failed_attempt(
+                stack, resource, requires, message, failure, action, retry
+            )
+        progress = self._progress(stack, action, token)
+        if retry is not None:
+            progress[RETRY_KEY] = dict(retry)
+        return self._poll(stack, resource, progress, requires, message)
+
+    def _after_failed_attempt(
+        self,
+        stack: ConvergenceStack,
+        resource: Any,
+        requires: set[int],
+        message: dict[str, Any],
+        failure: exception.ResourceFailure,
+        action: str,
+        retry: Mapping[str, Any] | None,
+    ) -> bool:
+        """Heat's create retries: a failure worth another try deletes what was made and
+        creates again; otherwise, or with the attempts used up, the resource has failed."""
+        if not create_retry.is_retryable(resource, failure):
+            raise failure
+        limit = max(self.settings.action_retry_limit, 0)
+        state = create_retry.after_failure(retry, failure, action, limit)
+        if state is None:
+            if retry is None:
+                raise failure
+            raise create_retry.first_failure(retry) from failure
+        LOG.info("%s failed (%s); deleting it to create it again", resource, failure)
+        if state["deletes"] == 0:
+            return self._attempt(stack, resource, requires, message, resource.DELETE, state)
+        restart = {RESTART_KEY: resource.DELETE, RETRY_KEY: state}
+        self._send_later(stack, message, restart, create_retry.backoff_delay(state["deletes"]))
         return False
 
     def _send_later(

@@ -630,19 +630,20 @@ class LifeCycle(Signalling):
         self.current_template_id = template_id
         self.requires = requires
 
-    def start_action(self, action: str, engine_id: str) -> Any:
+    def start_action(self, action: str, engine_id: str, clean_up: bool = False) -> Any:
         """Lock the resource IN_PROGRESS and call the handler; returns the handler's token.
 
         UpdateInProgress (someone else holds the lock) leaves everything as it was.
         A failure of the handler records FAILED, releases the lock and raises
-        ResourceFailure.
+        ResourceFailure. ``clean_up`` is the delete of a create to be retried: what
+        failed is deleted whatever the deletion policy says of the resource.
         """
         self._calling_engine_id = engine_id
         initial_state = self.state
         if action == "DELETE":
             self._use_stored_properties()
         self.state_set(action, "IN_PROGRESS", lock=LOCK_ACQUIRE)
-        policy = self.t.deletion_policy() if action == "DELETE" else None  # type: ignore[attr-defined]
+        policy = self.t.deletion_policy() if action == "DELETE" and not clean_up else None  # type: ignore[attr-defined]
         if action == "DELETE" and (self.abandon_in_progress or policy == "Retain"):
             # Left to live on outside the stack: the state changes, nothing is deleted.
             return RETAINED

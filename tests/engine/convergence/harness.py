@@ -160,8 +160,8 @@ class Engine:
             )
 
 
-def make_engine(database: Database) -> Engine:
-    settings = EngineSettings(engine_id=ENGINE_ID, host="test-host")
+def make_engine(database: Database, **settings_values: Any) -> Engine:
+    settings = EngineSettings(engine_id=ENGINE_ID, host="test-host", **settings_values)
     queue = LocalQueue()
     worker = Worker(database, settings, queue)
     queue.handler = worker.handle
