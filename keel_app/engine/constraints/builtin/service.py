@@ -78,6 +78,40 @@ def _keystone(entity: str, getter: str) -> type[KeystoneConstraint]:
     return type(f"{entity}Constraint", (KeystoneConstraint,), attributes)
 
 
+class NeutronConstraint(ServiceConstraint):
+    """A Neutron look-up by name or id, refused first when the service lacks the
+    extension that holds such things (``neutron.qos_policy`` without ``qos``...)."""
+
+    resource_client_name = "neutron"
+    resource_getter_name = "find_resourceid_by_name_or_id"
+    expected_exceptions = NEUTRON_ERRORS
+    extension: str | None = None
+
+    def validate_with_client(self, client: Any, resource_id: Any) -> None:
+        plugin = client.client_plugin(self.resource_client_name)
+        if self.extension and not plugin.has_extension(self.extension):
+            raise EntityNotFound(entity="neutron extension", name=self.extension)
+        super().validate_with_client(client, resource_id)
+
+
+# The finder of resources that live under an extension's own path (sfc, taas).
+EXT_FINDER = "resolve_ext_resource"
+
+
+def _neutron(
+    resource: str,
+    extension: str | None = None,
+    finder: str = NeutronConstraint.resource_getter_name,
+) -> type[NeutronConstraint]:
+    attributes = {
+        "resource_getter_name": finder,
+        "getter_arguments": (resource,),
+        "extension": extension,
+    }
+    name = "".join(part.capitalize() for part in resource.split("_"))
+    return type(f"Neutron{name}Constraint", (NeutronConstraint,), attributes)
+
+
 BarbicanContainer = _service("barbican", "get_container_by_ref")
 BarbicanSecret = _service("barbican", "get_secret_by_ref")
 BlazarReservation = _service("blazar", "get_lease")
@@ -102,44 +136,24 @@ ManilaShareNetwork = _service("manila", "get_share_network")
 ManilaShareSnapshot = _service("manila", "get_share_snapshot")
 ManilaShareType = _service("manila", "get_share_type")
 MistralWorkflow = _service("mistral", "get_workflow_by_identifier")
-NeutronAddressScope = _service(
-    "neutron", "find_resourceid_by_name_or_id", "address_scope", expected=NEUTRON_ERRORS
-)
-NeutronFlowClassifier = _service("neutron", "resolve_ext_resource", "flow_classifier")
-NeutronLbaasListener = _service(
-    "neutron", "find_resourceid_by_name_or_id", "listener", expected=NEUTRON_ERRORS
-)
-NeutronLbaasLoadbalancer = _service(
-    "neutron", "find_resourceid_by_name_or_id", "loadbalancer", expected=NEUTRON_ERRORS
-)
-NeutronLbaasPool = _service(
-    "neutron", "find_resourceid_by_name_or_id", "pool", expected=NEUTRON_ERRORS
-)
+NeutronAddressScope = _neutron("address_scope", extension="address-scope")
+NeutronFlowClassifier = _neutron("flow_classifier", extension="sfc", finder=EXT_FINDER)
+NeutronLbaasListener = _neutron("listener", extension="lbaasv2")
+NeutronLbaasLoadbalancer = _neutron("loadbalancer", extension="lbaasv2")
+NeutronLbaasPool = _neutron("pool", extension="lbaasv2")
 NeutronLbaasProvider = _service("neutron", "find_service_provider", "LOADBALANCERV2")
-NeutronNetwork = _service(
-    "neutron", "find_resourceid_by_name_or_id", "network", expected=NEUTRON_ERRORS
-)
-NeutronPort = _service("neutron", "find_resourceid_by_name_or_id", "port", expected=NEUTRON_ERRORS)
-NeutronPortPair = _service("neutron", "resolve_ext_resource", "port_pair")
-NeutronPortPairGroup = _service("neutron", "resolve_ext_resource", "port_pair_group")
-NeutronQosPolicy = _service(
-    "neutron", "find_resourceid_by_name_or_id", "policy", expected=NEUTRON_ERRORS
-)
-NeutronRouter = _service(
-    "neutron", "find_resourceid_by_name_or_id", "router", expected=NEUTRON_ERRORS
-)
-NeutronSecurityGroup = _service(
-    "neutron", "find_resourceid_by_name_or_id", "security_group", expected=NEUTRON_ERRORS
-)
+NeutronNetwork = _neutron("network")
+NeutronPort = _neutron("port")
+NeutronPortPair = _neutron("port_pair", extension="sfc", finder=EXT_FINDER)
+NeutronPortPairGroup = _neutron("port_pair_group", extension="sfc", finder=EXT_FINDER)
+NeutronQosPolicy = _neutron("policy", extension="qos")
+NeutronRouter = _neutron("router")
+NeutronSecurityGroup = _neutron("security_group")
 NeutronSegment = _service("openstack", "find_network_segment")
-NeutronSubnet = _service(
-    "neutron", "find_resourceid_by_name_or_id", "subnet", expected=NEUTRON_ERRORS
-)
-NeutronSubnetPool = _service(
-    "neutron", "find_resourceid_by_name_or_id", "subnetpool", expected=NEUTRON_ERRORS
-)
-NeutronTapFlow = _service("neutron", "resolve_ext_resource", "tap_flow")
-NeutronTapService = _service("neutron", "resolve_ext_resource", "tap_service")
+NeutronSubnet = _neutron("subnet")
+NeutronSubnetPool = _neutron("subnetpool")
+NeutronTapFlow = _neutron("tap_flow", extension="taas", finder=EXT_FINDER)
+NeutronTapService = _neutron("tap_service", extension="taas", finder=EXT_FINDER)
 NovaFlavor = _service("nova", "find_flavor_by_name_or_id", expected=(nova_errors.NotFound,))
 NovaHost = _service("nova", "get_host", expected=(nova_errors.NotFound,))
 NovaKeypair = type("NovaGetKeypair", (KeypairConstraint,), {})

@@ -1,0 +1,60 @@
+"""The neutron.* custom constraints against the real Neutron: a value is looked up by name
+or id, and where the kind of thing lives in an extension the cloud lacks (QoS here), the
+value is refused for the missing extension before any look-up, as Heat refuses it."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from heatclient.exc import HTTPBadRequest
+
+
+def refusal(heat: Any, template: dict[str, Any], parameters: dict[str, Any]) -> Any:
+    stack_name = f"constraint-{uuid.uuid4().hex[:8]}"
+    with pytest.raises(HTTPBadRequest) as refused:
+        heat.stacks.create(stack_name=stack_name, template=template, parameters=parameters)
+    assert [stack for stack in heat.stacks.list() if stack.stack_name == stack_name] == []
+    return refused.value.error["error"]
+
+
+def test_a_qos_policy_is_refused_where_neutron_has_no_qos_extension(heat: Any) -> None:
+    template = {
+        "heat_template_version": "2018-08-31",
+        "parameters": {"policy": {"type": "string"}},
+        "resources": {
+            "net": {
+                "type": "OS::Neutron::Net",
+                "properties": {"qos_policy": {"get_param": "policy"}},
+            }
+        },
+    }
+
+    assert refusal(heat, template, {"policy": "gold"}) == {
+        "message": "Property error: : resources.net.properties.qos_policy: : Error validating "
+        "value 'gold': The neutron extension (qos) could not be found.",
+        "traceback": None,
+        "type": "StackValidationFailed",
+    }
+
+
+def test_a_parameter_naming_no_address_scope_is_refused(heat: Any) -> None:
+    template = {
+        "heat_template_version": "2018-08-31",
+        "parameters": {
+            "scope": {
+                "type": "string",
+                "constraints": [{"custom_constraint": "neutron.address_scope"}],
+            }
+        },
+        "resources": {},
+    }
+    missing = f"no-such-scope-{uuid.uuid4().hex[:8]}"
+
+    assert refusal(heat, template, {"scope": missing}) == {
+        "message": f"Parameter 'scope' is invalid: Error validating value '{missing}': "
+        f"Unable to find address_scope with name or id '{missing}'",
+        "traceback": None,
+        "type": "StackValidationFailed",
+    }
