@@ -4,13 +4,15 @@ decides; IPv6 modes; refusals before anything is made."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import openstack.connection
 import pytest
-from heatclient.exc import HTTPBadRequest
+from heatclient.exc import HTTPBadRequest, HTTPNotFound
 
 from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
 
@@ -52,6 +54,18 @@ def subnet_template(network_name: str) -> dict[str, Any]:
 
 def outputs(stack: Any) -> dict[str, Any]:
     return {output["output_key"]: output["output_value"] for output in stack.outputs}
+
+
+@pytest.fixture(autouse=True)
+def stacks_left_behind(heat: Any) -> Iterator[None]:
+    """Deletes the stacks a failed test left (what they made goes with them)."""
+    before = {stack.id for stack in heat.stacks.list()}
+    yield
+    for stack in heat.stacks.list():
+        if stack.id not in before and stack.stack_status != "DELETE_COMPLETE":
+            with contextlib.suppress(HTTPNotFound):
+                heat.stacks.delete(stack.id)
+                wait_for_stack(heat, stack.id, "DELETE")
 
 
 def delete_stack(heat: Any, stack_id: str) -> None:
