@@ -102,8 +102,22 @@ def placement_conf(layout: Layout) -> str:
     )
 
 
-def nova_conf(layout: Layout) -> str:
+def nova_conf(layout: Layout, compute: bool = False) -> str:
+    """nova.conf, or with ``compute`` nova-compute's, which reaches the databases only
+    through the conductor (given their URLs it would try to reach the cells itself)."""
     nova = layout.home("nova")
+    databases = (
+        ""
+        if compute
+        else textwrap.dedent(
+            f"""\
+            [api_database]
+            connection = {layout.database_url("nova_api")}
+            [database]
+            connection = {layout.database_url("nova")}
+            """
+        )
+    )
     return (
         "[DEFAULT]\n"
         + _common(layout, "nova")
@@ -120,10 +134,6 @@ def nova_conf(layout: Layout) -> str:
             auth_strategy = keystone
             [wsgi]
             api_paste_config = {nova / "api-paste.ini"}
-            [api_database]
-            connection = {layout.database_url("nova_api")}
-            [database]
-            connection = {layout.database_url("nova")}
             [quota]
             instances = -1
             cores = -1
@@ -147,6 +157,7 @@ def nova_conf(layout: Layout) -> str:
             catalog_info = volumev3::publicURL
             """
         )
+        + databases
         + _locks(layout, "nova")
         + _authtoken(layout, "nova")
         + _section("placement", layout, "placement", "valid_interfaces = public")

@@ -45,6 +45,7 @@ def write_configuration(layout: Layout) -> None:
     )
     (layout.home("placement") / "placement.conf").write_text(cloud_config.placement_conf(layout))
     (nova / "nova.conf").write_text(cloud_config.nova_conf(layout))
+    (nova / "nova-compute.conf").write_text(cloud_config.nova_conf(layout, compute=True))
     shutil.copy(layout.venv / "etc" / "nova" / "api-paste.ini", nova / "api-paste.ini")
     (neutron / "neutron.conf").write_text(cloud_config.neutron_conf(layout))
     (neutron / "ml2_conf.ini").write_text(cloud_config.ml2_conf())

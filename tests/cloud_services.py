@@ -22,14 +22,13 @@ WEB_SERVICES = {  # process name -> (its home directory, the port it serves)
     "cinder-api": ("cinder", "volume"),
     "glance-api": ("glance", "image"),
 }
-DAEMONS = {  # process name -> (home, program)
-    "nova-conductor": ("nova", "nova-conductor"),
-    "nova-scheduler": ("nova", "nova-scheduler"),
-    "nova-compute": ("nova", "nova-compute"),
-    "cinder-scheduler": ("cinder", "cinder-scheduler"),
-    "cinder-volume": ("cinder", "cinder-volume"),
+DAEMONS = {  # process name -> (home, its configuration file there)
+    "nova-conductor": ("nova", "nova.conf"),
+    "nova-scheduler": ("nova", "nova.conf"),
+    "nova-compute": ("nova", "nova-compute.conf"),
+    "cinder-scheduler": ("cinder", "cinder.conf"),
+    "cinder-volume": ("cinder", "cinder.conf"),
 }
-CONFIG_FILE = {"nova": "nova.conf", "cinder": "cinder.conf"}
 
 
 def start_web_services(layout: Layout, processes: ProcessGroup) -> None:
@@ -76,9 +75,9 @@ def start_web_services(layout: Layout, processes: ProcessGroup) -> None:
 
 
 def start_daemons(layout: Layout, processes: ProcessGroup) -> None:
-    for name, (home, program) in DAEMONS.items():
-        conf = str(layout.home(home) / CONFIG_FILE[home])
-        argv = [str(layout.venv / "bin" / program), "--config-file", conf]
+    for name, (home, config_file) in DAEMONS.items():
+        conf = str(layout.home(home) / config_file)
+        argv = [str(layout.venv / "bin" / name), "--config-file", conf]
         processes.start(name, argv, clean_environment(), cwd=layout.home(home))
 
 
