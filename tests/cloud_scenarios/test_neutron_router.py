@@ -1,0 +1,296 @@
+"""OS::Neutron::Router, RouterInterface, ExtraRoute and ExtraRouteSet against the real
+Neutron: a router with a gateway on an external network (named by name), plugged into a
+subnet and a port, with static routes; changed in place; deleted; Heat's refusals."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import openstack.connection
+import pytest
+from heatclient.exc import HTTPBadRequest, HTTPNotFound
+
+from tests.cloud import Cloud
+from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
+from tests.cloud_scenarios.external_network import ExternalNetwork, external_network
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def outputs(stack: Any) -> dict[str, Any]:
+    return {output["output_key"]: output["output_value"] for output in stack.outputs}
+
+
+@pytest.fixture(scope="module")
+def public(cloud: Cloud) -> Iterator[ExternalNetwork]:
+    with external_network(cloud, "router-public") as made:
+        yield made
+
+
+@pytest.fixture(autouse=True)
+def stacks_left_behind(heat: Any) -> Iterator[None]:
+    """Deletes the stacks a failed test left (what they made goes with them)."""
+    before = {stack.id for stack in heat.stacks.list()}
+    yield
+    for stack in heat.stacks.list():
+        if stack.id not in before and stack.stack_status != "DELETE_COMPLETE":
+            with contextlib.suppress(HTTPNotFound):
+                heat.stacks.delete(stack.id)
+                wait_for_stack(heat, stack.id, "DELETE")
+
+
+def delete_stack(heat: Any, stack_id: str) -> None:
+    heat.stacks.delete(stack_id)
+    stack = wait_for_stack(heat, stack_id, "DELETE")
+    assert stack is None or stack.stack_status == "DELETE_COMPLETE", stack.stack_status_reason
+
+
+def router_template(public_name: str) -> dict[str, Any]:
+    return {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "router": {
+                "type": "OS::Neutron::Router",
+                "properties": {
+                    "name": "edge",
+                    "external_gateway_info": {"network": public_name},
+                    "tags": ["edge"],
+                },
+            },
+            "net": {"type": "OS::Neutron::Net"},
+            "subnet": {
+                "type": "OS::Neutron::Subnet",
+                "properties": {"network": {"get_resource": "net"}, "cidr": "10.50.0.0/24"},
+            },
+            "subnet_b": {
+                "type": "OS::Neutron::Subnet",
+                "properties": {"network": {"get_resource": "net"}, "cidr": "10.51.0.0/24"},
+            },
+            "port_b": {
+                "type": "OS::Neutron::Port",
+                "properties": {
+                    "network": {"get_resource": "net"},
+                    "fixed_ips": [
+                        {"subnet": {"get_resource": "subnet_b"}, "ip_address": "10.51.0.1"}
+                    ],
+                },
+            },
+            "on_subnet": {
+                "type": "OS::Neutron::RouterInterface",
+                "properties": {
+                    "router": {"get_resource": "router"},
+                    "subnet": {"get_resource": "subnet"},
+                },
+            },
+            "on_port": {
+                "type": "OS::Neutron::RouterInterface",
+                "properties": {
+                    # The hidden router_id and port_id become router and port.
+                    "router_id": {"get_resource": "router"},
+                    "port_id": {"get_resource": "port_b"},
+                },
+            },
+            "routes": {
+                "type": "OS::Neutron::ExtraRouteSet",
+                "depends_on": ["on_subnet"],
+                "properties": {
+                    "router": {"get_resource": "router"},
+                    "routes": [{"destination": "192.168.60.0/24", "nexthop": "10.50.0.60"}],
+                },
+            },
+            "route": {
+                "type": "OS::Neutron::ExtraRoute",
+                "depends_on": ["on_port", "routes"],
+                "properties": {
+                    "router_id": {"get_resource": "router"},
+                    "destination": "192.168.70.0/24",
+                    "nexthop": "10.51.0.70",
+                },
+            },
+        },
+        "outputs": {
+            "gateway": {"value": {"get_attr": ["router", "external_gateway_info"]}},
+            "status": {"value": {"get_attr": ["router", "status"]}},
+        },
+    }
+
+
+def interface_ports(member: openstack.connection.Connection, router_id: str) -> dict[str, str]:
+    """The router's interface ports: subnet id -> port id."""
+    return {
+        port.fixed_ips[0]["subnet_id"]: port.id
+        for port in member.network.ports(device_id=router_id)
+        if port.device_owner == "network:router_interface"
+    }
+
+
+def routes(member: openstack.connection.Connection, router_id: str) -> list[dict[str, str]]:
+    found = member.network.get_router(router_id).routes
+    return sorted(found, key=lambda route: route["destination"])
+
+
+def test_a_router_with_gateway_interfaces_and_routes_lives_and_goes(
+    heat: Any, member: openstack.connection.Connection, public: ExternalNetwork
+) -> None:
+    template = router_template(public.network.name)
+    created = heat.stacks.create(stack_name=unique("router-life"), template=template)
+    stack_id = created["stack"]["id"]
+    stack = wait_for_stack(heat, stack_id, "CREATE")
+    assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
+
+    ids = physical_ids(heat, stack_id)
+    router = member.network.get_router(ids["router"])
+    assert (router.name, router.tags) == ("edge", ["edge"])
+    assert router.external_gateway_info["network_id"] == public.network.id
+    [gateway_ip] = router.external_gateway_info["external_fixed_ips"]
+    assert gateway_ip["subnet_id"] == public.subnet.id
+    assert outputs(heat.stacks.get(stack_id)) == {
+        "gateway": router.external_gateway_info,
+        "status": "ACTIVE",
+    }
+    interfaces = interface_ports(member, ids["router"])
+    assert sorted(interfaces) == sorted([ids["subnet"], ids["subnet_b"]])
+    assert interfaces[ids["subnet_b"]] == ids["port_b"]
+    assert ids["on_subnet"] == f"{ids['router']}:subnet_id={ids['subnet']}"
+    assert ids["on_port"] == f"{ids['router']}:port_id={ids['port_b']}"
+    assert ids["routes"] == ids["router"]
+    assert ids["route"] == f"{ids['router']}:192.168.70.0/24:10.51.0.70"
+    assert routes(member, ids["router"]) == [
+        {"destination": "192.168.60.0/24", "nexthop": "10.50.0.60"},
+        {"destination": "192.168.70.0/24", "nexthop": "10.51.0.70"},
+    ]
+
+    # In place: the router's name and gateway (taken away), the set's routes.
+    changed = copy.deepcopy(template)
+    router_properties = changed["resources"]["router"]["properties"]
+    router_properties["name"] = "edge-2"
+    del router_properties["external_gateway_info"]
+    changed["resources"]["routes"]["properties"]["routes"] = [
+        {"destination": "192.168.60.0/24", "nexthop": "10.50.0.60"},
+        {"destination": "192.168.61.0/24", "nexthop": "10.50.0.61"},
+    ]
+    heat.stacks.update(stack_id, template=changed)
+    stack = wait_for_stack(heat, stack_id, "UPDATE")
+    assert stack.stack_status == "UPDATE_COMPLETE", stack.stack_status_reason
+    assert physical_ids(heat, stack_id) == ids
+    router = member.network.get_router(ids["router"])
+    assert (router.name, router.external_gateway_info) == ("edge-2", None)
+    assert routes(member, ids["router"]) == [
+        {"destination": "192.168.60.0/24", "nexthop": "10.50.0.60"},
+        {"destination": "192.168.61.0/24", "nexthop": "10.50.0.61"},
+        {"destination": "192.168.70.0/24", "nexthop": "10.51.0.70"},
+    ]
+
+    delete_stack(heat, stack_id)
+    assert member.network.find_router(ids["router"]) is None
+    assert member.network.find_port(ids["port_b"]) is None
+    assert list(member.network.ports(network_id=public.network.id)) == []
+
+
+def test_a_routes_removal_leaves_the_others(
+    heat: Any, member: openstack.connection.Connection, public: ExternalNetwork
+) -> None:
+    template = router_template(public.network.name)
+    del template["resources"]["route"]
+    created = heat.stacks.create(stack_name=unique("router-routes"), template=template)
+    stack_id = created["stack"]["id"]
+    stack = wait_for_stack(heat, stack_id, "CREATE")
+    assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
+    router_id = physical_ids(heat, stack_id)["router"]
+    # A route of someone else's on the same router.
+    member.network.add_extra_routes_to_router(
+        router_id,
+        body={"router": {"routes": [{"destination": "192.168.80.0/24", "nexthop": "10.50.0.80"}]}},
+    )
+
+    changed = copy.deepcopy(template)
+    changed["resources"]["routes"]["properties"]["routes"] = []
+    heat.stacks.update(stack_id, template=changed)
+    stack = wait_for_stack(heat, stack_id, "UPDATE")
+    assert stack.stack_status == "UPDATE_COMPLETE", stack.stack_status_reason
+    assert routes(member, router_id) == [
+        {"destination": "192.168.80.0/24", "nexthop": "10.50.0.80"}
+    ]
+    member.network.remove_extra_routes_from_router(
+        router_id,
+        body={"router": {"routes": [{"destination": "192.168.80.0/24", "nexthop": "10.50.0.80"}]}},
+    )
+    delete_stack(heat, stack_id)
+
+
+@pytest.mark.parametrize(
+    ("interface", "error_type", "message"),
+    [
+        (
+            {},
+            "PropertyUnspecifiedError",
+            "At least one of the following properties must be specified: subnet, port.",
+        ),
+        (
+            {"subnet": {"get_resource": "subnet"}, "port": {"get_resource": "port"}},
+            "ResourcePropertyConflict",
+            "Cannot define the following properties at the same time: subnet, port.",
+        ),
+    ],
+)
+def test_an_interface_needs_one_subnet_or_port(
+    heat: Any, interface: dict[str, Any], error_type: str, message: str
+) -> None:
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "router": {"type": "OS::Neutron::Router"},
+            "net": {"type": "OS::Neutron::Net"},
+            "subnet": {
+                "type": "OS::Neutron::Subnet",
+                "properties": {"network": {"get_resource": "net"}, "cidr": "10.52.0.0/24"},
+            },
+            "port": {
+                "type": "OS::Neutron::Port",
+                "properties": {"network": {"get_resource": "net"}},
+            },
+            "interface": {
+                "type": "OS::Neutron::RouterInterface",
+                "properties": {"router": {"get_resource": "router"}, **interface},
+            },
+        },
+    }
+    name = unique("router-refused")
+    with pytest.raises(HTTPBadRequest) as refused:
+        heat.stacks.create(stack_name=name, template=template)
+
+    assert refused.value.error["error"]["type"] == error_type
+    assert refused.value.error["error"]["message"] == message
+    assert [stack for stack in heat.stacks.list() if stack.stack_name == name] == []
+
+
+def test_a_gateway_on_an_internal_network_is_refused_by_neutron(
+    heat: Any, member: openstack.connection.Connection
+) -> None:
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "net": {"type": "OS::Neutron::Net"},
+            "router": {
+                "type": "OS::Neutron::Router",
+                "properties": {"external_gateway_info": {"network": {"get_resource": "net"}}},
+            },
+        },
+    }
+    created = heat.stacks.create(stack_name=unique("router-bad-gateway"), template=template)
+    stack_id = created["stack"]["id"]
+    stack = wait_for_stack(heat, stack_id, "CREATE")
+    assert stack.stack_status == "CREATE_FAILED"
+    network_id = physical_ids(heat, stack_id)["net"]
+    assert stack.stack_status_reason.startswith(
+        "Resource CREATE failed: BadRequest: resources.router: Bad router request: "
+        f"Network {network_id} is not an external network.\n"
+        "Neutron server returns request_ids: ['req-"
+    ), stack.stack_status_reason
+    delete_stack(heat, stack_id)
