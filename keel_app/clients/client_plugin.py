@@ -13,7 +13,7 @@ treat a resource already gone as deleted.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 from keystoneauth1 import exceptions as keystone_errors
@@ -106,6 +106,17 @@ class ClientPlugin:
             except keystone_errors.EndpointNotFound:
                 self._endpoint_existence[key] = False
         return self._endpoint_existence[key]
+
+    def find_cached(self, what: str, name_or_id: str, find: Callable[[], Any]) -> Any:
+        """``find()``'s answer for a name within the caller's project, remembered in
+        [resource_finder_cache] when caching is on."""
+        key = f"{self.name}:{what}:{getattr(self.context, 'project_id', None)}:{name_or_id}"
+        return self.settings.caches.resource_finder.get_or_create(key, find)
+
+    def extensions_cached(self, list_extensions: Callable[[], Any]) -> Any:
+        """The service's extensions, remembered in [service_extension_cache]."""
+        key = f"{self.name}:extensions:{self.url_for()}"
+        return self.settings.caches.service_extension.get_or_create(key, list_extensions)
 
     def service_in_catalog(self) -> bool:
         """Whether the caller's catalog has the service, on the configured interface."""

@@ -44,6 +44,7 @@ class OpenStackClients:
         self.heat = settings.heat_endpoints
         self.clients_settings: ClientsSettings = getattr(settings, "clients", ClientsSettings())
         self.max_json_body_size: int = getattr(settings, "max_json_body_size", 1048576)
+        self.lookup_caches = self.clients_settings.caches
         self._plugins: dict[str, Any] = {}
         self._stack_domain_client: StackDomainClient | None = None
         self._auth: Any = None

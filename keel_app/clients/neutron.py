@@ -110,7 +110,11 @@ class NeutronClientPlugin(ClientPlugin):
 
     def find_resourceid_by_name_or_id(self, resource: str, name_or_id: str) -> str:
         """The id of the one ``resource`` whose id or else name is ``name_or_id``."""
-        return str(self.find_resource(resource, name_or_id)["id"])
+        return str(
+            self.find_cached(
+                resource, name_or_id, lambda: self.find_resource(resource, name_or_id)["id"]
+            )
+        )
 
     def find_resource(self, resource: str, name_or_id: str) -> dict[str, Any]:
         if UUID_PATTERN.match(name_or_id):
@@ -163,6 +167,10 @@ class NeutronClientPlugin(ClientPlugin):
 
     def has_extension(self, alias: str) -> bool:
         if not hasattr(self, "_extensions"):
-            answer = self.request("GET", "extensions")
-            self._extensions = {extension.get("alias") for extension in answer["extensions"]}
+
+            def listed() -> list[str]:
+                answer = self.request("GET", "extensions")
+                return sorted(extension.get("alias") for extension in answer["extensions"])
+
+            self._extensions = set(self.extensions_cached(listed))
         return alias in self._extensions

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from keel_app.clients import lookup_cache
+from keel_app.clients.lookup_cache import LookupCaches
 from keel_app.common.opts.clients import SERVICES
 
 
@@ -32,6 +34,8 @@ class ClientsSettings:
     shared_services_types: tuple[str, ...] = ("image", "volumev3")
     # [DEFAULT] client_retry_limit: connection failures retried by each client.
     connect_retries: int = 2
+    # Heat's caches of constraint checks, name look-ups and service extensions.
+    caches: LookupCaches = field(default_factory=LookupCaches, compare=False)
 
     def connection(self, name: str) -> ServiceConnection:
         return self.services.get(name, ServiceConnection())
@@ -70,4 +74,5 @@ def from_conf(conf: Any) -> ClientsSettings:
         region_name_for_shared_services=conf.region_name_for_shared_services,
         shared_services_types=tuple(conf.shared_services_types or ()),
         connect_retries=max(conf.client_retry_limit, 0),
+        caches=lookup_cache.from_conf(conf),
     )

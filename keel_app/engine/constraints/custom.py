@@ -11,8 +11,8 @@ client for such a service when the context carries no ``clients`` (the embedded 
 or its clients do not offer that one: the value is then refused as any value the
 validator cannot vouch for ("Error validating value 'm1.small': The client (nova) is not
 available."), which the stack reports as Heat's invalid parameter or property, a 400.
-Heat caches successful look-ups (oslo.cache); OpenKeel will add such a cache with the
-client plugins, the validators here have no state worth caching.
+Successful checks are cached as Heat caches them, in ``[constraint_validation_cache]``
+(``keel_app.clients.lookup_cache``).
 """
 
 from __future__ import annotations
@@ -99,15 +99,26 @@ class BaseCustomConstraint:
         return f"Error validating value '{value}': {self._error_message}"
 
     def validate(self, value: Any, context: Any) -> bool:
-        try:
-            clients = getattr(context, "clients", None)
-            if clients is None:
-                raise ClientNotAvailable(client_name=self.resource_client_name)
-            self.validate_with_client(clients, value)
-        except (*self.expected_exceptions, ClientNotAvailable) as error:
-            self._error_message = str(error)
+        clients = getattr(context, "clients", None)
+        if clients is None:
+            self._error_message = str(ClientNotAvailable(client_name=self.resource_client_name))
             return False
-        return True
+
+        def check() -> bool:
+            try:
+                self.validate_with_client(clients, value)
+            except (*self.expected_exceptions, ClientNotAvailable) as error:
+                self._error_message = str(error)
+                return False
+            return True
+
+        cache = getattr(getattr(clients, "lookup_caches", None), "constraint_validation", None)
+        if cache is None:
+            return check()
+        # Only what was found valid is remembered (per type, project and value): a value
+        # found wanting is checked again each time.
+        key = f"{type(self).__name__}:{getattr(context, 'project_id', None)}:{value!r}"
+        return bool(cache.get_or_create(key, check, should_cache=bool))
 
     def validate_with_client(self, client: Any, resource_id: Any) -> None:
         if not (self.resource_client_name and self.resource_getter_name):
