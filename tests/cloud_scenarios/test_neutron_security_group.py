@@ -275,3 +275,49 @@ def test_a_rule_for_a_group_that_does_not_exist_is_refused(heat: Any) -> None:
         "traceback": None,
         "type": "StackValidationFailed",
     }
+
+
+def stateful_template(stateful: bool, with_port: bool) -> dict[str, Any]:
+    resources: dict[str, Any] = {
+        "group": {"type": "OS::Neutron::SecurityGroup", "properties": {"stateful": stateful}}
+    }
+    if with_port:
+        resources["net"] = {"type": "OS::Neutron::Net"}
+        resources["port"] = {
+            "type": "OS::Neutron::Port",
+            "properties": {
+                "network": {"get_resource": "net"},
+                "security_groups": [{"get_resource": "group"}],
+                "fixed_ips": [],
+            },
+        }
+    return {"heat_template_version": "2018-08-31", "resources": resources}
+
+
+def test_stateful_changes_in_place_only_while_no_port_uses_the_group(
+    heat: Any, member: openstack.connection.Connection, create_stack: Callable[..., str]
+) -> None:
+    stack_id = create_stack(
+        stack_name=unique("sg-stateful"), template=stateful_template(True, with_port=False)
+    )
+    stack = wait_for_stack(heat, stack_id, "CREATE")
+    assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
+    group_id = physical_ids(heat, stack_id)["group"]
+    assert member.network.get_security_group(group_id).stateful is True
+
+    heat.stacks.update(stack_id, template=stateful_template(False, with_port=True))
+    stack = wait_for_stack(heat, stack_id, "UPDATE")
+    assert stack.stack_status == "UPDATE_COMPLETE", stack.stack_status_reason
+    assert physical_ids(heat, stack_id)["group"] == group_id
+    assert member.network.get_security_group(group_id).stateful is False
+
+    heat.stacks.update(stack_id, template=stateful_template(True, with_port=True))
+    stack = wait_for_stack(heat, stack_id, "UPDATE")
+
+    assert stack.stack_status == "UPDATE_FAILED"
+    assert stack.stack_status_reason == (
+        'Resource UPDATE failed: NotSupported: resources.group: Updating the "stateful" '
+        f'property while security group "{group_id}" is attached to ports. Detach all ports '
+        "from the security group and retry. is not supported."
+    )
+    assert member.network.get_security_group(group_id).stateful is False
