@@ -429,6 +429,7 @@ FAMILY_MODULES = (
     "keel_app.resources.glance",
     "keel_app.resources.swift",
     "keel_app.resources.keystone",
+    "keel_app.resources.aws",
 )
 
 
