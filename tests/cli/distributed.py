@@ -132,15 +132,19 @@ def wait_for_http(url: str, process: subprocess.Popen[bytes], timeout: float = 6
 
 @contextlib.contextmanager
 def behind_keystone(
-    directory: Path, keystone: Keystone, defaults: str = "", authtoken: str = ""
+    directory: Path,
+    keystone: Keystone,
+    defaults: str = "",
+    authtoken: str = "",
+    backend: str = "mysql",
 ) -> Iterator[tuple[Credentials, Credentials]]:
     """The deployment running; the credentials of a project member, and of the admin.
     ``defaults`` and ``authtoken`` are lines added to heat.conf's [DEFAULT] and
-    [keystone_authtoken] sections."""
+    [keystone_authtoken] sections; ``backend`` is the database's (mysql, sqlite...)."""
     with (
         fleet.rabbit_vhost() as vhost_url,
         fleet.broker(vhost_url),
-        databases.fresh_database("mysql", directory) as database_url,
+        databases.fresh_database(backend, directory) as database_url,
     ):
         migrated_database(database_url).dispose()
         conf_path = write_conf(directory, keystone, database_url, vhost_url, defaults, authtoken)

@@ -4,8 +4,10 @@ look at what the real services hold with openstacksdk as the same member."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import openstack
@@ -25,9 +27,15 @@ TERMINAL = ("COMPLETE", "FAILED")
 
 @pytest.fixture(scope="module")
 def heat(cloud: Cloud, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """A python-heatclient of alice's, talking to keel-api."""
-    directory = tmp_path_factory.mktemp("cloud-scenario")
-    with distributed.behind_keystone(directory, cloud.keystone):
+    """A python-heatclient of alice's, talking to keel-api (on MariaDB)."""
+    with alice_heat(cloud, tmp_path_factory.mktemp("cloud-scenario"), "mysql") as client:
+        yield client
+
+
+@contextlib.contextmanager
+def alice_heat(cloud: Cloud, directory: Path, backend: str) -> Iterator[Any]:
+    """keel-api and a keel-worker on ``backend``, and alice's python-heatclient of it."""
+    with distributed.behind_keystone(directory, cloud.keystone, backend=backend):
         port = distributed.api_port(directory / "heat.conf")
         auth = v3.Password(
             auth_url=cloud.auth_url,

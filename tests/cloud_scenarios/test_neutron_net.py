@@ -3,13 +3,15 @@ deleted, and Neutron's own refusal reported as Heat reports it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import openstack.connection
 import pytest
 from heatclient.exc import HTTPBadRequest
 
-from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
+from tests.cloud import Cloud
+from tests.cloud_scenarios.conftest import alice_heat, physical_ids, wait_for_stack
 
 NETWORK = {
     "heat_template_version": "2018-08-31",
@@ -31,6 +33,16 @@ NETWORK = {
         "subnets": {"value": {"get_attr": ["net", "subnets"]}},
     },
 }
+
+
+@pytest.fixture(scope="module", params=["mysql", "sqlite"])
+def heat(
+    request: pytest.FixtureRequest, cloud: Cloud, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Any]:
+    """alice's heatclient of an OpenKeel on MariaDB, then of one on SQLite."""
+    directory = tmp_path_factory.mktemp(f"net-{request.param}")
+    with alice_heat(cloud, directory, request.param) as client:
+        yield client
 
 
 def outputs(stack: Any) -> dict[str, Any]:
