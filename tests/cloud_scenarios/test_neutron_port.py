@@ -244,3 +244,37 @@ def test_fixed_ips_and_no_fixed_ips_are_refused_together(heat: Any) -> None:
         "Cannot define the following properties at the same time: fixed_ips, no_fixed_ips."
     )
     assert [stack for stack in heat.stacks.list() if stack.stack_name == name] == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the convergence graph (ConvergenceStack.dependencies) holds the template's "
+    "edges only, not those the types add (Resource.add_dependencies), which Heat's has",
+)
+def test_a_port_waits_for_the_subnets_of_its_network(
+    heat: Any, member: openstack.connection.Connection
+) -> None:
+    # Nothing in the template ties the port to the subnet: Heat's Port adds the edge.
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "net": {"type": "OS::Neutron::Net"},
+            "subnet": {
+                "type": "OS::Neutron::Subnet",
+                "properties": {"network": {"get_resource": "net"}, "cidr": "10.41.0.0/24"},
+            },
+            "port": {
+                "type": "OS::Neutron::Port",
+                "properties": {"network": {"get_resource": "net"}},
+            },
+        },
+    }
+    created = heat.stacks.create(stack_name=unique("port-implied"), template=template)
+    stack_id = created["stack"]["id"]
+    stack = wait_for_stack(heat, stack_id, "CREATE")
+    assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
+
+    ids = physical_ids(heat, stack_id)
+    port = member.network.get_port(ids["port"])
+    assert [fixed_ip["subnet_id"] for fixed_ip in port.fixed_ips] == [ids["subnet"]]
+    delete_stack(heat, stack_id)
