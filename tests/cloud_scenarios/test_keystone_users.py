@@ -268,3 +268,51 @@ def test_a_role_assignment_with_neither_project_nor_domain_is_refused(heat: Any)
         "traceback": None,
         "type": "StackValidationFailed",
     }
+
+
+def test_roles_assigned_to_a_user_move_with_the_assignments_user(
+    heat: Any, admin: openstack.connection.Connection, cloud: Cloud
+) -> None:
+    prefix = f"ku-{uuid.uuid4().hex[:8]}"
+    project_a = cloud.keystone.project_ids[PROJECT_A]
+    template = {
+        "heat_template_version": "2018-08-31",
+        "parameters": {"move": {"type": "boolean", "default": False}},
+        "conditions": {"to_second": {"get_param": "move"}},
+        "resources": {
+            "role": {"type": "OS::Keystone::Role"},
+            "first": {"type": "OS::Keystone::User"},
+            "second": {"type": "OS::Keystone::User"},
+            "assignment": {
+                "type": "OS::Keystone::UserRoleAssignment",
+                "properties": {
+                    "user": {
+                        "if": ["to_second", {"get_resource": "second"}, {"get_resource": "first"}]
+                    },
+                    "roles": [{"role": {"get_resource": "role"}, "project": PROJECT_A}],
+                },
+            },
+        },
+    }
+    created = heat.stacks.create(stack_name=prefix, template=template)
+    stack_id = created["stack"]["id"]
+    stack = wait_for_stack(heat, stack_id, "CREATE")
+    assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
+    ids = physical_ids(heat, stack_id)
+    granted = {(ids["role"], "project", project_a)}
+    assert assignments(admin, user_id=ids["first"]) == granted
+    assert assignments(admin, user_id=ids["second"]) == set()
+
+    # Heat would leave the roles with the first user; here they follow the property.
+    heat.stacks.update(stack_id, template=template, parameters={"move": True})
+    stack = wait_for_stack(heat, stack_id, "UPDATE")
+    assert stack.stack_status == "UPDATE_COMPLETE", stack.stack_status_reason
+    assert assignments(admin, user_id=ids["first"]) == set()
+    assert assignments(admin, user_id=ids["second"]) == granted
+
+    heat.stacks.delete(stack_id)
+    stack = wait_for_stack(heat, stack_id, "DELETE")
+    assert stack is None or stack.stack_status == "DELETE_COMPLETE", stack.stack_status_reason
+    for name in ("first", "second"):
+        assert admin.identity.find_user(ids[name]) is None
+    assert admin.identity.find_role(ids["role"]) is None
