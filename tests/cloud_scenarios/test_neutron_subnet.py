@@ -260,3 +260,88 @@ def test_neutrons_refusal_fails_the_create(
     network_id = physical_ids(heat, stack_id)["net"]
     assert list(member.network.subnets(network_id=network_id)) == []
     delete_stack(heat, stack_id)
+
+
+@pytest.fixture
+def subnet_pool(member: openstack.connection.Connection) -> Iterator[Any]:
+    """A subnet pool of alice's, named uniquely, that the subnet names by name."""
+    pool = member.network.create_subnet_pool(
+        name=unique("subnet-pool"), prefixes=["10.70.0.0/16"], default_prefix_length=24
+    )
+    yield pool
+    member.network.delete_subnet_pool(pool, ignore_missing=True)
+
+
+def test_a_subnet_takes_its_block_from_a_pool_named_by_name(
+    heat: Any, member: openstack.connection.Connection, subnet_pool: Any
+) -> None:
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "net": {"type": "OS::Neutron::Net"},
+            "subnet": {
+                "type": "OS::Neutron::Subnet",
+                "properties": {
+                    "network": {"get_resource": "net"},
+                    "subnetpool": subnet_pool.name,
+                    "prefixlen": 26,
+                },
+            },
+        },
+        "outputs": {"cidr": {"value": {"get_attr": ["subnet", "cidr"]}}},
+    }
+    created = heat.stacks.create(stack_name=unique("subnet-pooled"), template=template)
+    stack_id = created["stack"]["id"]
+    stack = wait_for_stack(heat, stack_id, "CREATE")
+    assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
+
+    subnet = member.network.get_subnet(physical_ids(heat, stack_id)["subnet"])
+    assert subnet.subnet_pool_id == subnet_pool.id
+    assert subnet.cidr.startswith("10.70.") and subnet.cidr.endswith("/26")
+    assert outputs(heat.stacks.get(stack_id)) == {"cidr": subnet.cidr}
+    delete_stack(heat, stack_id)
+    assert member.network.find_subnet(subnet.id) is None
+
+
+def test_auto_lets_neutron_pick_the_gateway_on_create_only(
+    heat: Any, member: openstack.connection.Connection
+) -> None:
+    def template(gateway: str) -> dict[str, Any]:
+        return {
+            "heat_template_version": "2018-08-31",
+            "resources": {
+                "net": {"type": "OS::Neutron::Net"},
+                "subnet": {
+                    "type": "OS::Neutron::Subnet",
+                    "properties": {
+                        "network": {"get_resource": "net"},
+                        "cidr": "10.80.0.0/24",
+                        "allocation_pools": [{"start": "10.80.0.10", "end": "10.80.0.200"}],
+                        "gateway_ip": gateway,
+                    },
+                },
+            },
+        }
+
+    created = heat.stacks.create(stack_name=unique("subnet-auto"), template=template("auto"))
+    stack_id = created["stack"]["id"]
+    stack = wait_for_stack(heat, stack_id, "CREATE")
+    assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
+    subnet_id = physical_ids(heat, stack_id)["subnet"]
+    assert member.network.get_subnet(subnet_id).gateway_ip == "10.80.0.1"
+
+    heat.stacks.update(stack_id, template=template("10.80.0.254"))
+    stack = wait_for_stack(heat, stack_id, "UPDATE")
+    assert stack.stack_status == "UPDATE_COMPLETE", stack.stack_status_reason
+    assert member.network.get_subnet(subnet_id).gateway_ip == "10.80.0.254"
+
+    heat.stacks.update(stack_id, template=template("auto"))
+    stack = wait_for_stack(heat, stack_id, "UPDATE")
+    assert (stack.stack_status, stack.stack_status_reason) == (
+        "UPDATE_FAILED",
+        "Resource UPDATE failed: ResourceActionNotSupported: resources.subnet: "
+        'The value "auto" for gateway_ip cannot be used to update an existing subnet. '
+        "It is only supported during subnet creation. is not supported for resource.",
+    )
+    assert member.network.get_subnet(subnet_id).gateway_ip == "10.80.0.254"
+    delete_stack(heat, stack_id)
