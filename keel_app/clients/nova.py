@@ -9,6 +9,7 @@ raises ``nova_errors``' copies of novaclient's exceptions, so failures read as i
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from keel_app.clients import nova_errors
@@ -192,3 +193,80 @@ class NovaClientPlugin(ClientPlugin):
         raise exception.ResourceUnknownStatus(
             resource_status=found["status"], result=f"{resource_name} is not active"
         )
+
+    def server_action(self, server_id: str, action: str, arguments: Any = None) -> Any:
+        return self.request("POST", f"servers/{server_id}/action", {action: arguments})
+
+    def interfaces(self, server_id: str) -> list[dict[str, Any]]:
+        return list(
+            self.request("GET", f"servers/{server_id}/os-interface")["interfaceAttachments"]
+        )
+
+    def absolute_limits(self) -> dict[str, Any]:
+        return dict(self.request("GET", "limits")["limits"]["absolute"])
+
+    @staticmethod
+    def meta_serialize(metadata: Any) -> dict[str, str]:
+        """Metadata as Nova takes it: values that are not strings as JSON."""
+        if not isinstance(metadata, dict):
+            raise exception.StackValidationFailed(message="nova server metadata needs to be a Map.")
+        return {
+            key: value if isinstance(value, str) else json.dumps(value)
+            for key, value in metadata.items()
+        }
+
+    def check_delete_server_complete(self, server_id: str) -> bool:
+        """Whether the server is gone; a soft-deleted one is deleted for good."""
+        try:
+            server = self.fetch_server(server_id)
+        except Exception as error:
+            if self.is_not_found(error):
+                return True
+            raise
+        if server is None:
+            return False
+        if server.get("OS-EXT-STS:task_state") == "deleting":
+            return False
+        status = self.get_status(server)
+        if status == "DELETED":
+            return True
+        if status == "SOFT_DELETED":
+            self.server_action(server_id, "forceDelete")
+        elif status == "ERROR":
+            fault = server.get("fault") or {}
+            raise exception.ResourceInError(
+                resource_status=status,
+                status_reason="Server {} delete failed: ({}) {}".format(
+                    server.get("name"), fault.get("code"), fault.get("message", "Unknown")
+                ),
+            )
+        return False
+
+    # Console URLs: each asked for when read, a failure read as its message.
+
+    CONSOLE_PROTOCOLS = {
+        "novnc": "vnc",
+        "xvpvnc": "vnc",
+        "spice-html5": "spice",
+        "rdp-html5": "rdp",
+        "serial": "serial",
+        "webmks": "mks",
+    }
+
+    def console_url(self, server_id: str, console_type: str) -> str:
+        if console_type not in self.CONSOLE_PROTOCOLS:
+            return f'Unsupported console_type "{console_type}"'
+        body = {
+            "remote_console": {
+                "protocol": self.CONSOLE_PROTOCOLS[console_type],
+                "type": console_type,
+            }
+        }
+        try:
+            answer = self.request("POST", f"servers/{server_id}/remote-consoles", body)
+            return str(answer["remote_console"]["url"])
+        except Exception as error:
+            return f"Cannot get console url: {error}"
+
+    def console_urls(self, server_id: str) -> dict[str, str]:
+        return {kind: self.console_url(server_id, kind) for kind in self.CONSOLE_PROTOCOLS}
