@@ -19,6 +19,7 @@ from keel_app.engine import constraints
 from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import Schema, TranslationRule
 from keel_app.engine.resource import AttributeSchema
+from keel_app.resources.cinder import server_volumes
 from keel_app.resources.cinder.base import VolumeDeletion
 
 LOG = logging.getLogger(__name__)
@@ -497,20 +498,22 @@ from snapshot, backup or image. Also volume can be created only by size.
     def _step_detach(self, detach: dict[str, Any]) -> None:
         nova = self.client_plugin("nova")
         if not detach["called"]:
-            detach["called"] = nova.detach_volume(detach["server_id"], detach["attachment_id"])
+            detach["called"] = server_volumes.detach_volume(
+                nova, detach["server_id"], detach["attachment_id"]
+            )
         elif not detach["cinder_complete"]:
             detach["cinder_complete"] = self.cinder().check_detach_volume_complete(
                 self.resource_id, detach["server_id"]
             )
         else:
-            detach["nova_complete"] = nova.check_detach_volume_complete(
-                detach["server_id"], detach["attachment_id"]
+            detach["nova_complete"] = server_volumes.check_detach_volume_complete(
+                nova, detach["server_id"], detach["attachment_id"]
             )
 
     def _step_attach(self, attach: dict[str, Any]) -> bool:
         if not attach["called"]:
-            attach["called"] = self.client_plugin("nova").attach_volume(
-                attach["server_id"], self.resource_id, attach["device"]
+            attach["called"] = server_volumes.attach_volume(
+                self.client_plugin("nova"), attach["server_id"], self.resource_id, attach["device"]
             )
             return False
         if not attach["complete"]:
