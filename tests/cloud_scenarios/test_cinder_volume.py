@@ -262,3 +262,28 @@ def test_volume_sources_and_types_are_checked_before_anything_is_made(heat: Any)
         "Property error: : resources.typed.properties.volume_type: : Error validating value "
         "'no-such-type': The VolumeType (no-such-type) could not be found."
     )
+
+
+@pytest.mark.parametrize(
+    ("source", "refusal"),
+    [
+        ("snapshot_id", "The VolumeSnapshot (no-such-source) could not be found."),
+        ("source_volid", "The Volume (no-such-source) could not be found."),
+        ("backup_id", "The Volume backup (no-such-source) could not be found."),
+    ],
+)
+def test_a_source_cinder_does_not_know_is_refused_with_heats_message(
+    heat: Any, source: str, refusal: str
+) -> None:
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "copy": {"type": "OS::Cinder::Volume", "properties": {source: "no-such-source"}}
+        },
+    }
+    with pytest.raises(HTTPBadRequest) as refused:
+        heat.stacks.create(stack_name=unique("vol-nosource"), template=template)
+    assert refused.value.error["error"]["message"] == (
+        f"Property error: : resources.copy.properties.{source}: : Error validating value "
+        f"'no-such-source': {refusal}"
+    )
