@@ -146,6 +146,15 @@ def test_a_port_is_made_changed_in_place_replaced_and_deleted(
     assert (port.security_group_ids, port.allowed_address_pairs) == ([], [])
     assert sorted(port.tags) == ["green", "web"]
 
+    # Groups taken off the template: the project's default group again.
+    del changed["resources"]["port"]["properties"]["security_groups"]
+    heat.stacks.update(stack_id, template=changed)
+    stack = wait_for_stack(heat, stack_id, "UPDATE")
+    assert stack.stack_status == "UPDATE_COMPLETE", stack.stack_status_reason
+    assert physical_ids(heat, stack_id)["port"] == ids["port"]
+    default = member.network.find_security_group("default", project_id=port.project_id)
+    assert member.network.get_port(ids["port"]).security_group_ids == [default.id]
+
     # REPLACE_ALWAYS: a new port whatever else changes.
     changed["resources"]["port"]["properties"].update(
         replacement_policy="REPLACE_ALWAYS", mac_address="fa:16:3e:40:00:52"
