@@ -88,7 +88,13 @@ def users_template(prefix: str) -> dict[str, Any]:
                 },
                 "depends_on": ["group", "spare_group"],
             },
-            "other": {"type": "OS::Keystone::User", "properties": {"name": f"{prefix}-other"}},
+            "other": {
+                "type": "OS::Keystone::User",
+                "properties": {"name": f"{prefix}-other"},
+                # The role goes last, alone: the test Keystone's SQLite database refuses
+                # (locked, a 500) a role's delete alongside others.
+                "depends_on": ["role"],
+            },
             "other_roles": {
                 "type": "OS::Keystone::UserRoleAssignment",
                 "properties": {
@@ -281,8 +287,9 @@ def test_roles_assigned_to_a_user_move_with_the_assignments_user(
         "conditions": {"to_second": {"get_param": "move"}},
         "resources": {
             "role": {"type": "OS::Keystone::Role"},
-            "first": {"type": "OS::Keystone::User"},
-            "second": {"type": "OS::Keystone::User"},
+            # The role goes last, alone (see users_template).
+            "first": {"type": "OS::Keystone::User", "depends_on": ["role"]},
+            "second": {"type": "OS::Keystone::User", "depends_on": ["role"]},
             "assignment": {
                 "type": "OS::Keystone::UserRoleAssignment",
                 "properties": {
@@ -316,3 +323,47 @@ def test_roles_assigned_to_a_user_move_with_the_assignments_user(
     for name in ("first", "second"):
         assert admin.identity.find_user(ids[name]) is None
     assert admin.identity.find_role(ids["role"]) is None
+
+
+def test_a_role_named_and_then_given_by_id_stays_granted(
+    heat: Any, admin: openstack.connection.Connection, cloud: Cloud
+) -> None:
+    prefix = f"ku-{uuid.uuid4().hex[:8]}"
+    project_a = cloud.keystone.project_ids[PROJECT_A]
+    member_id = admin.identity.find_role("member").id
+    template = {
+        "heat_template_version": "2018-08-31",
+        "parameters": {"roles": {"type": "json"}},
+        "resources": {
+            "group": {"type": "OS::Keystone::Group"},
+            "assignment": {
+                "type": "OS::Keystone::GroupRoleAssignment",
+                "properties": {"group": {"get_resource": "group"}, "roles": {"get_param": "roles"}},
+            },
+        },
+    }
+    created = heat.stacks.create(
+        stack_name=prefix,
+        template=template,
+        parameters={"roles": [{"role": "member", "project": PROJECT_A}]},
+    )
+    stack_id = created["stack"]["id"]
+    stack = wait_for_stack(heat, stack_id, "CREATE")
+    assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
+    group_id = physical_ids(heat, stack_id)["group"]
+    granted = {(member_id, "project", project_a)}
+    assert assignments(admin, group_id=group_id) == granted
+
+    heat.stacks.update(
+        stack_id,
+        template=template,
+        parameters={"roles": [{"role": member_id, "project": project_a}]},
+    )
+    stack = wait_for_stack(heat, stack_id, "UPDATE")
+    assert stack.stack_status == "UPDATE_COMPLETE", stack.stack_status_reason
+    assert assignments(admin, group_id=group_id) == granted
+
+    heat.stacks.delete(stack_id)
+    stack = wait_for_stack(heat, stack_id, "DELETE")
+    assert stack is None or stack.stack_status == "DELETE_COMPLETE", stack.stack_status_reason
+    assert admin.identity.find_group(group_id) is None

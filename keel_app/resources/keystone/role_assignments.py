@@ -84,15 +84,19 @@ class RoleAssignments(KeystoneResource):
     def _actor(self, actor_id: str) -> dict[str, str]:
         return {f"{self.actor_kind}_id": actor_id}
 
-    def _to_ids(self, named: set[Assignment]) -> set[Assignment]:
-        """The assignments with the role, project and domain looked up to their ids."""
+    def _to_ids(self, named: set[Assignment], gone_ok: bool = False) -> set[Assignment]:
+        """The assignments with the role, project and domain looked up to their ids;
+        with ``gone_ok``, those naming something Keystone no longer has are left out
+        (nothing can be granted there any more)."""
         keystone = self.keystone()
         found = set()
         for role, scope, target in named:
-            if scope == PROJECT:
-                found.add((keystone.get_role_id(role), PROJECT, keystone.get_project_id(target)))
-            else:
-                found.add((keystone.get_role_id(role), DOMAIN, keystone.get_domain_id(target)))
+            finder = keystone.get_project_id if scope == PROJECT else keystone.get_domain_id
+            try:
+                found.add((keystone.get_role_id(role), scope, finder(target)))
+            except Exception as error:
+                if not (gone_ok and keystone.is_not_found(error)):
+                    raise
         return found
 
     def _current(self, actor_id: str) -> set[Assignment]:
@@ -108,23 +112,26 @@ class RoleAssignments(KeystoneResource):
                     found.add((role_id, kind, scope[kind]["id"]))
         return found
 
-    def grant_roles(self, actor_id: str, named: set[Assignment]) -> None:
-        for role_id, scope, target_id in self._to_ids(named):
+    def grant_roles(self, actor_id: str, granted: set[Assignment]) -> None:
+        """Grant the assignments (by id)."""
+        for role_id, scope, target_id in granted:
             self.keystone().grant(role_id, **self._actor(actor_id), **{f"{scope}_id": target_id})
 
-    def revoke_roles(self, actor_id: str, named: set[Assignment]) -> None:
-        """Revoke those of the assignments that Keystone still shows."""
-        wanted = self._to_ids(named)
-        for role_id, scope, target_id in wanted & self._current(actor_id):
+    def revoke_roles(self, actor_id: str, revoked: set[Assignment]) -> None:
+        """Revoke those of the assignments (by id) that Keystone still shows."""
+        for role_id, scope, target_id in revoked & self._current(actor_id):
             self.keystone().revoke(role_id, **self._actor(actor_id), **{f"{scope}_id": target_id})
 
     def create_assignments(self, actor_id: str) -> None:
-        self.grant_roles(actor_id, assignments(self.properties[ROLES]))
+        self.grant_roles(actor_id, self._to_ids(assignments(self.properties[ROLES])))
 
     def update_assignments(self, prop_diff: dict[str, Any], actor_id: str) -> None:
         if ROLES not in prop_diff:
             return
-        before, after = assignments(self.properties[ROLES]), assignments(prop_diff[ROLES])
+        # Compared by id: a role or project once named and now given by id is unchanged
+        # (Heat compares the names as written, and revokes what it just kept).
+        before = self._to_ids(assignments(self.properties[ROLES]), gone_ok=True)
+        after = self._to_ids(assignments(prop_diff[ROLES]))
         if after - before:
             self.grant_roles(actor_id, after - before)
         if before - after:
@@ -132,7 +139,8 @@ class RoleAssignments(KeystoneResource):
 
     def delete_assignments(self, actor_id: str) -> None:
         if self.properties[ROLES] is not None:
-            self.revoke_roles(actor_id, assignments(self.properties[ROLES]))
+            granted = self._to_ids(assignments(self.properties[ROLES]), gone_ok=True)
+            self.revoke_roles(actor_id, granted)
 
 
 class RoleAssignment(RoleAssignments):
@@ -170,7 +178,7 @@ class RoleAssignment(RoleAssignments):
             self.delete_assignments(before_id)
         if after_id is not None:
             roles = prop_diff[ROLES] if ROLES in prop_diff else self.properties[ROLES]
-            self.grant_roles(after_id, assignments(roles))
+            self.grant_roles(after_id, self._to_ids(assignments(roles)))
 
     def handle_delete(self) -> None:
         with self.keystone().ignore_not_found():
