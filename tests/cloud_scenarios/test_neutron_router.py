@@ -294,3 +294,52 @@ def test_a_gateway_on_an_internal_network_is_refused_by_neutron(
         "Neutron server returns request_ids: ['req-"
     ), stack.stack_status_reason
     delete_stack(heat, stack_id)
+
+
+def test_a_route_set_refuses_a_route_the_router_has(
+    heat: Any, member: openstack.connection.Connection
+) -> None:
+    route = {"destination": "192.168.90.0/24", "nexthop": "10.53.0.90"}
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "router": {"type": "OS::Neutron::Router"},
+            "net": {"type": "OS::Neutron::Net"},
+            "subnet": {
+                "type": "OS::Neutron::Subnet",
+                "properties": {"network": {"get_resource": "net"}, "cidr": "10.53.0.0/24"},
+            },
+            "interface": {
+                "type": "OS::Neutron::RouterInterface",
+                "properties": {
+                    "router": {"get_resource": "router"},
+                    "subnet": {"get_resource": "subnet"},
+                },
+            },
+            "route": {
+                "type": "OS::Neutron::ExtraRoute",
+                "depends_on": ["interface"],
+                "properties": {"router_id": {"get_resource": "router"}, **route},
+            },
+            "routes": {
+                "type": "OS::Neutron::ExtraRouteSet",
+                "depends_on": ["route"],
+                "properties": {"router": {"get_resource": "router"}, "routes": [route]},
+            },
+        },
+    }
+    created = heat.stacks.create(stack_name=unique("router-duplicate"), template=template)
+    stack_id = created["stack"]["id"]
+    stack = wait_for_stack(heat, stack_id, "CREATE")
+
+    router_id = physical_ids(heat, stack_id)["router"]
+    # Heat names the router by its plugin module's repr (the server's install path)
+    # here: OpenKeel names it by its id.
+    assert (stack.stack_status, stack.stack_status_reason) == (
+        "CREATE_FAILED",
+        "Resource CREATE failed: PhysicalResourceExists: resources.routes: The physical "
+        f"resource for ({router_id},192.168.90.0/24=10.53.0.90) exists.",
+    )
+    assert routes(member, router_id) == [route]
+    delete_stack(heat, stack_id)
+    assert member.network.find_router(router_id) is None
