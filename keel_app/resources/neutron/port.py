@@ -10,6 +10,7 @@ is merged with what Neutron holds on update, so that the keys Neutron manages st
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -497,6 +498,16 @@ was taken from the allocation pool for a specific subnet.
 
     def check_update_complete(self, _token: Any = None) -> bool:
         return self.is_built(self._show_resource())
+
+    def prepare_for_replace(self) -> None:
+        """Before its replacement is made, the port lets go of its addresses (kept in
+        its data as ``port_fip``), so that the new port may take the same ones."""
+        if self.resource_id is None:
+            return
+        with self.neutron().ignore_not_found():
+            fixed_ips = self._show_resource().get(self.FIXED_IPS, [])
+            self.data_set("port_fip", json.dumps(fixed_ips))
+            self.neutron().update(self.entity, self.resource_id, {self.FIXED_IPS: []})
 
     # Attributes
 
