@@ -174,7 +174,7 @@ def neutron_conf(layout: Layout) -> str:
             f"""\
             bind_host = {HOST}
             core_plugin = ml2
-            service_plugins = router
+            service_plugins = router,qos,segments,trunk
             auth_strategy = keystone
             api_paste_config = {layout.venv / "etc" / "neutron" / "api-paste.ini"}
             notify_nova_on_port_status_changes = true
@@ -196,6 +196,8 @@ def neutron_conf(layout: Layout) -> str:
         + _locks(layout, "neutron")
         + _authtoken(layout, "neutron")
         + _section("nova", layout, "nova")
+        # The QoS and segments plugins report minimum bandwidth and segments there.
+        + _section("placement", layout, "neutron")
     )
 
 
@@ -206,7 +208,7 @@ def ml2_conf() -> str:
         type_drivers = flat,vlan,vxlan
         tenant_network_types = vxlan
         mechanism_drivers = keel_loopback
-        extension_drivers = port_security
+        extension_drivers = port_security,qos
         [ml2_type_flat]
         flat_networks = *
         [ml2_type_vlan]
