@@ -178,6 +178,7 @@ def server_template(network: Any, subnet: Any) -> dict[str, Any]:
             "addresses": {"value": {"get_attr": ["server", "addresses"]}},
             "name": {"value": {"get_attr": ["server", "name"]}},
             "show": {"value": {"get_attr": ["server", "show"]}},
+            "console": {"value": {"get_attr": ["server", "console_urls", "novnc"]}},
         },
     }
 
@@ -251,6 +252,10 @@ def test_a_server_boots_changes_in_place_and_goes_with_its_ports(
         [subnet.id],
     )
     assert shown["name"] == name
+    # The fake driver has no consoles: Nova's refusal is the value, as in Heat.
+    assert shown["console"].startswith(
+        "Cannot get console url: Unavailable console type novnc. (HTTP 400) (Request-ID: req-"
+    ), shown["console"]
     assert (shown["show"]["id"], shown["show"]["os_collect_config"]) == (server.id, {})
 
     # Renamed, new metadata, one interface fewer: in place. (The flavor is not changed:
@@ -452,3 +457,45 @@ def test_software_config_user_data_is_refused_until_its_transports_exist(
     assert refused.value.error["error"]["message"].startswith(
         'software_config_transport "POLL_SERVER_CFN" is not available'
     )
+
+
+def test_an_unknown_key_pair_is_refused_with_heats_message(
+    heat: Any, flavors: tuple[Any, Any], network: tuple[Any, Any], bootable_volume: Any
+) -> None:
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "server": {
+                "type": "OS::Nova::Server",
+                "properties": {
+                    "block_device_mapping_v2": [{"volume_id": bootable_volume().id}],
+                    "flavor": flavors[0].id,
+                    "key_name": "no-such-key",
+                    "networks": [{"network": network[0].id}],
+                },
+            }
+        },
+    }
+    with pytest.raises(HTTPBadRequest) as refused:
+        heat.stacks.create(stack_name=unique("no-key"), template=template)
+
+    assert refused.value.error["error"]["message"] == (
+        "Property error: : resources.server.properties.key_name: : Error validating value "
+        "'no-such-key': The Key (no-such-key) could not be found."
+    )
+
+
+def test_the_snapshot_deletion_policy_is_accepted(heat: Any, flavors: tuple[Any, Any]) -> None:
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "server": {
+                "type": "OS::Nova::Server",
+                "deletion_policy": "Snapshot",
+                "properties": {"flavor": flavors[0].id, "image": "any"},
+            }
+        },
+    }
+    validated = heat.stacks.validate(template=template)
+
+    assert validated["Parameters"] == {}

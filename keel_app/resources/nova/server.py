@@ -24,6 +24,7 @@ from keel_app.resources.nova import server_user_data
 from keel_app.resources.nova.base import NovaResource
 from keel_app.resources.nova.server_networks import EXTERNAL_PORTS, ServerNetworks
 from keel_app.resources.nova.server_schema import ATTRIBUTES_SCHEMA, PROPERTIES_SCHEMA
+from keel_app.resources.nova.server_snapshots import ServerSnapshots
 from keel_app.resources.nova.server_updates import ServerUpdates
 
 LOG = logging.getLogger(__name__)
@@ -40,7 +41,7 @@ VOLUME_TYPE_MICROVERSION = "2.67"
 MAX_SERVER_NAME_LENGTH = 53
 
 
-class Server(ServerUpdates, ServerNetworks, NovaResource):
+class Server(ServerSnapshots, ServerUpdates, ServerNetworks, NovaResource):
     api_path = "servers"
     api_key = "server"
     entity = "servers"
@@ -635,8 +636,12 @@ OpenStack cloud.
             raise
         return {"server_id": self.resource_id}
 
-    def check_delete_complete(self, deleting: dict[str, str] | None) -> bool:
+    def check_delete_complete(self, deleting: dict[str, Any] | None) -> bool:
         if not deleting:
+            return True
+        if not self.image_before_delete_complete(deleting):
+            return False
+        if deleting.get("server_gone"):
             return True
         if not self.nova().check_delete_server_complete(deleting["server_id"]):
             return False
