@@ -20,7 +20,7 @@ from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import Schema, TranslationRule
 from keel_app.engine.resource import AttributeSchema, Resource
 from keel_app.resources.neutron.base import NeutronResource
-from keel_app.resources.neutron.subnet import Subnet
+from keel_app.resources.neutron.subnet import Subnet, hidden_since
 
 LOG = logging.getLogger(__name__)
 
@@ -29,15 +29,6 @@ VNIC_TYPES = (
     "smart-nic",
 )  # fmt: skip
 BINDING_PROFILE = "binding:profile"
-
-
-def _hidden_since(version: str, use: str, deprecated_in: str) -> SupportStatus:
-    return SupportStatus(
-        status="HIDDEN",
-        version=version,
-        message=f"Use property {use}.",
-        previous_status=SupportStatus(status="DEPRECATED", version=deprecated_in),
-    )
 
 
 class Port(NeutronResource):
@@ -97,7 +88,7 @@ was taken from the allocation pool for a specific subnet.
         NAME: Schema(Schema.STRING, "A symbolic name for this port.", update_allowed=True),
         NETWORK_ID: Schema(
             Schema.STRING,
-            support_status=_hidden_since("5.0.0", NETWORK, "2014.2"),
+            support_status=hidden_since("5.0.0", NETWORK, "2014.2"),
             constraints=[constraints.CustomConstraint("neutron.network")],
         ),
         NETWORK: Schema(
@@ -128,7 +119,7 @@ was taken from the allocation pool for a specific subnet.
                     FIXED_IP_SUBNET_ID: Schema(
                         Schema.STRING,
                         # Heat's version string carries a trailing space.
-                        support_status=_hidden_since("5.0.0", FIXED_IP_SUBNET, "2014.2 "),
+                        support_status=hidden_since("5.0.0", FIXED_IP_SUBNET, "2014.2 "),
                         constraints=[constraints.CustomConstraint("neutron.subnet")],
                     ),
                     FIXED_IP_SUBNET: Schema(

@@ -32,7 +32,8 @@ def is_ip_address(text: str) -> bool:
     return True
 
 
-def _hidden_since(version: str, use: str, deprecated_in: str) -> SupportStatus:
+def hidden_since(version: str, use: str, deprecated_in: str) -> SupportStatus:
+    """A deprecated property's status once hidden, pointing at its replacement."""
     return SupportStatus(
         status="HIDDEN",
         version=version,
@@ -74,7 +75,7 @@ CIDR, or from "allocation pools" that can be specified by the user.
     properties_schema = {
         NETWORK_ID: Schema(
             Schema.STRING,
-            support_status=_hidden_since("5.0.0", NETWORK, "2014.2"),
+            support_status=hidden_since("5.0.0", NETWORK, "2014.2"),
             constraints=[constraints.CustomConstraint("neutron.network")],
         ),
         NETWORK: Schema(
