@@ -298,3 +298,36 @@ def test_tags_are_refused_as_heat_refuses_them(heat: Any) -> None:
         "Property error: : Resources.subnet.Properties.Tags: : Property 0 not implemented yet"
     )
     assert [stack for stack in heat.stacks.list() if stack.stack_name == name] == []
+
+
+def test_an_interface_with_an_unknown_group_fails_as_in_heat(
+    heat: Any, member: openstack.connection.Connection
+) -> None:
+    missing = unique("no-such-group")
+    template = {
+        "AWSTemplateFormatVersion": "2010-09-09",
+        "Resources": {
+            "vpc": {"Type": "AWS::EC2::VPC"},
+            "subnet": {
+                "Type": "AWS::EC2::Subnet",
+                "Properties": {"VpcId": {"Ref": "vpc"}, "CidrBlock": "10.61.1.0/24"},
+            },
+            "nic": {
+                "Type": "AWS::EC2::NetworkInterface",
+                "Properties": {"SubnetId": {"Ref": "subnet"}, "GroupSet": [missing]},
+            },
+        },
+    }
+    created = heat.stacks.create(stack_name=unique("ec2-nic-refused"), template=template)
+    stack_id = created["stack"]["id"]
+    stack = wait_for_stack(heat, stack_id, "CREATE")
+    assert stack.stack_status == "CREATE_FAILED"
+    assert stack.stack_status_reason == (
+        "Resource CREATE failed: EntityNotFound: resources.nic: "
+        f"The Resource ({missing}) could not be found."
+    )
+    ids = physical_ids(heat, stack_id)
+    assert ids["nic"] == ""
+    delete_stack(heat, stack_id)
+    assert member.network.find_subnet(ids["subnet"]) is None
+    assert member.network.find_network(ids["vpc"]) is None
