@@ -8,43 +8,28 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
-import openstack
 import openstack.connection
 import openstack.exceptions
 import pytest
-from heatclient import client as heat_client
-from keystoneauth1 import session as ks_session
-from keystoneauth1.identity import v3
 
 from tests.cloud import Cloud
+from tests.cloud_scenarios.admin import admin_connection
+from tests.cloud_scenarios.admin import admin_heat as heat_as_admin
 from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
-from tests.keystone import ADMIN, ALICE, BOB
+from tests.keystone import ALICE, BOB
 
 
 @pytest.fixture(scope="module")
-def admin_heat(heat: Any, cloud: Cloud) -> Any:
-    """python-heatclient as the cloud's admin, on the same keel-api as ``heat``."""
-    auth = v3.Password(
-        auth_url=cloud.auth_url,
-        username=ADMIN.user_name,
-        password=ADMIN.password,
-        project_name=ADMIN.project_name,
-        user_domain_id="default",
-        project_domain_id="default",
-    )
-    base = heat.http_client.endpoint_override.rsplit("/", 1)[0]
-    return heat_client.Client(
-        "1",
-        session=ks_session.Session(auth=auth),
-        endpoint_override=f"{base}/{cloud.project_id(ADMIN)}",
-    )
+def admin_heat(cloud: Cloud, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """python-heatclient as the cloud's admin (the Cinder admin types need one)."""
+    with heat_as_admin(cloud, tmp_path_factory.mktemp("cinder-types")) as client:
+        yield client
 
 
 @pytest.fixture(scope="module")
 def admin(cloud: Cloud) -> Iterator[openstack.connection.Connection]:
-    connection = openstack.connect(**cloud.auth(ADMIN))
-    yield connection
-    connection.close()
+    with admin_connection(cloud) as connection:
+        yield connection
 
 
 def unique(prefix: str) -> str:

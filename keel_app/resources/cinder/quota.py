@@ -1,0 +1,143 @@
+"""OS::Cinder::Quota: a project's Cinder quotas, set (never below what the project uses
+already) and changed in place; deleting it gives the project Cinder's defaults back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from keel_app.common import exception
+from keel_app.engine import constraints
+from keel_app.engine.environment.support import SupportStatus
+from keel_app.engine.properties import Schema, TranslationRule
+from keel_app.resources.cinder.base import CinderResource
+
+
+def quota_schema(description: str, version: str | None = None) -> Schema:
+    return Schema(
+        Schema.INTEGER,
+        f"{description} Setting the value to -1 removes the limit.",
+        constraints=[constraints.Range(min=-1)],
+        update_allowed=True,
+        **({"support_status": SupportStatus(version=version)} if version else {}),
+    )
+
+
+class CinderQuota(CinderResource):
+    support_status = SupportStatus(version="7.0.0")
+    required_service_extension = "os-quota-sets"
+    entity = "quotas"
+    type_description = """\
+A resource for creating cinder quotas.
+
+Cinder Quota is used to manage operational limits for projects. Currently,
+this resource can manage Cinder's gigabytes, snapshots, and volumes
+quotas.
+
+Note that default cinder security policy usage of this resource
+is limited to being used by administrators only. Administrators should be
+careful to create only one Cinder Quota resource per project, otherwise
+it will be hard for them to manage the quota properly.
+"""
+
+    PROPERTIES = (PROJECT, GIGABYTES, VOLUMES, BACKUPS, BACKUPS_GIGABYTES, SNAPSHOTS) = (
+        "project",
+        "gigabytes",
+        "volumes",
+        "backups",
+        "backup_gigabytes",
+        "snapshots",
+    )
+
+    properties_schema = {
+        PROJECT: Schema(
+            Schema.STRING,
+            "OpenStack Keystone Project.",
+            required=True,
+            constraints=[constraints.CustomConstraint("keystone.project")],
+        ),
+        GIGABYTES: quota_schema("Quota for the amount of disk space (in Gigabytes)."),
+        VOLUMES: quota_schema("Quota for the number of volumes."),
+        BACKUPS: quota_schema("Quota for the number of backups.", "16.0.0"),
+        BACKUPS_GIGABYTES: quota_schema(
+            "Quota for the amount of backups disk space (in Gigabytes).", "16.0.0"
+        ),
+        SNAPSHOTS: quota_schema("Quota for the number of snapshots."),
+    }
+
+    def translation_rules(self, properties: Any) -> list[TranslationRule]:
+        clients = getattr(self.context, "clients", None)
+        return [
+            TranslationRule(
+                properties,
+                TranslationRule.RESOLVE,
+                [self.PROJECT],
+                client_plugin=None if clients is None else clients.client_plugin("keystone"),
+                finder="get_project_id",
+            )
+        ]
+
+    def validate(self) -> Any:
+        result = super().validate()
+        if sum(1 for value in self.properties.values() if value is not None) <= 1:
+            raise exception.PropertyUnspecifiedError(
+                self.GIGABYTES, self.SNAPSHOTS, self.VOLUMES, self.BACKUPS, self.BACKUPS_GIGABYTES
+            )
+        return result
+
+    def handle_create(self) -> None:
+        self._set_quota(self.properties)
+        self.resource_id_set(self.physical_resource_name())
+
+    def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> None:
+        self._set_quota(json_snippet.properties(self.properties_schema, self.context))
+
+    def handle_delete(self) -> None:
+        self.cinder().request("DELETE", f"os-quota-sets/{self.properties[self.PROJECT]}")
+
+    def _set_quota(self, properties: Any) -> None:
+        project = properties[self.PROJECT]
+        quotas = {
+            key: value
+            for key, value in properties.items()
+            if key != self.PROJECT and value is not None
+        }
+        # Checked here, not at validation: the project may come from another resource.
+        self._check_usage(project, {key: value for key, value in quotas.items() if value != -1})
+        self.cinder().request("PUT", f"os-quota-sets/{project}", {"quota_set": quotas})
+
+    def _listing(self, collection: str, project: str) -> list[dict[str, Any]]:
+        answer = self.cinder().request(
+            "GET", f"{collection}/detail", params={"all_tenants": True, "project_id": project}
+        )
+        return list(answer[collection])
+
+    def _check_usage(self, project: str, limits: dict[str, int]) -> None:
+        listings: dict[str, list[dict[str, Any]]] = {}
+
+        def listing(collection: str) -> list[dict[str, Any]]:
+            if collection not in listings:
+                listings[collection] = self._listing(collection, project)
+            return listings[collection]
+
+        usage = {
+            self.GIGABYTES: lambda: sum(
+                found["size"] for found in listing("volumes") + listing("snapshots")
+            ),
+            self.VOLUMES: lambda: len(listing("volumes")),
+            self.BACKUPS: lambda: len(listing("backups")),
+            self.BACKUPS_GIGABYTES: lambda: sum(found["size"] for found in listing("backups")),
+            self.SNAPSHOTS: lambda: len(listing("snapshots")),
+        }
+        for name in (
+            self.GIGABYTES, self.VOLUMES, self.BACKUPS, self.BACKUPS_GIGABYTES, self.SNAPSHOTS,
+        ):  # fmt: skip
+            if name in limits:
+                used = usage[name]()
+                if limits[name] < used:
+                    raise ValueError(
+                        f"Invalid quota {name} value(s): {limits[name]}. Can not be less than "
+                        f"the current usage value(s): {used}."
+                    )
+
+
+RESOURCE_CLASSES = {"OS::Cinder::Quota": CinderQuota}
