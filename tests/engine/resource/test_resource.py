@@ -186,9 +186,9 @@ def test_validate_external_needs_a_client_only_for_cloud_types() -> None:
 
 def test_a_cloud_stub_is_unavailable_even_with_its_service_in_the_catalog() -> None:
     stack = build(
-        HOT + "  s: {type: OS::Nova::Server, properties: {anything: 1}}\n"
-        "  g: {type: AWS::EC2::SecurityGroup, properties: {GroupDescription: web}}\n",
-        catalog=["identity", "compute", "network"],
+        HOT + "  s: {type: OS::Trove::Instance, properties: {anything: 1}}\n"
+        "  g: {type: AWS::ElasticLoadBalancing::LoadBalancer, properties: {Listeners: []}}\n",
+        catalog=["identity", "compute", "database"],
     )
 
     with pytest.raises(ResourceTypeUnavailable) as server:
@@ -197,12 +197,13 @@ def test_a_cloud_stub_is_unavailable_even_with_its_service_in_the_catalog() -> N
         stack["g"].validate_template()
 
     assert str(server.value) == (
-        "HEAT-E99001 Service nova is not available for resource type OS::Nova::Server, "
+        "HEAT-E99001 Service trove is not available for resource type OS::Trove::Instance, "
         "reason: OpenKeel has no life cycle for this resource type yet."
     )
     assert str(group.value) == (
-        "HEAT-E99001 Service neutron is not available for resource type "
-        "AWS::EC2::SecurityGroup, reason: OpenKeel has no life cycle for this resource type yet."
+        "HEAT-E99001 Service nova is not available for resource type "
+        "AWS::ElasticLoadBalancing::LoadBalancer, reason: OpenKeel has no life cycle for this "
+        "resource type yet."
     )
 
 

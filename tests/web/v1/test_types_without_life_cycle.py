@@ -18,7 +18,7 @@ from tests.web.v1.test_catalog import _full_catalog_token
 
 # The types a new user tried first, with the properties they gave (one of them bogus).
 TYPES = [
-    ("AWS::EC2::SecurityGroup", {"GroupDescription": "web", "Bogus": 1}, "neutron"),
+    ("AWS::ElasticLoadBalancing::LoadBalancer", {"AvailabilityZones": [], "Bogus": 1}, "nova"),
     ("AWS::IAM::User", {}, "keystone"),
     ("OS::Heat::SoftwareDeployments", {"servers": {}}, "nova"),
     ("OS::Heat::SoftwareDeployment", {"server": "abc"}, "heat"),
@@ -63,7 +63,7 @@ def test_a_create_is_refused_as_unavailable_and_stores_nothing(
 
 
 def test_validate_refuses_it_too(client: FlaskClient) -> None:
-    body = {"template": _template("AWS::EC2::SecurityGroup", {"GroupDescription": "web"})}
+    body = {"template": _template("AWS::ElasticLoadBalancing::LoadBalancer", {"Listeners": []})}
 
     response = client.post(v1("validate"), headers=HEADERS, json=body)
 
