@@ -338,47 +338,113 @@ def test_the_default_user_data_is_heat_cfntools_multipart_mime(
 @pytest.mark.skipif(
     image_finder_missing(), reason="the glance client plugin cannot find images by name yet"
 )
-def test_a_server_booted_from_an_image_name_is_rebuilt_with_another_image(
+def test_a_server_booted_from_an_image_name_is_rebuilt_then_replaced(
     heat: Any,
     stacks: list[str],
     member: openstack.connection.Connection,
+    admin: openstack.connection.Connection,
     flavors: tuple[Any, Any],
     images: tuple[Any, Any],
     network: tuple[Any, Any],
 ) -> None:
     template = {
         "heat_template_version": "2018-08-31",
-        "parameters": {"image": {"type": "string"}},
+        "parameters": {
+            "image": {"type": "string"},
+            "flavor": {"type": "string"},
+            "user_data": {"type": "string"},
+        },
         "resources": {
             "server": {
                 "type": "OS::Nova::Server",
                 "properties": {
                     "image": {"get_param": "image"},
-                    "flavor": flavors[0].name,
+                    "flavor": {"get_param": "flavor"},
+                    "flavor_update_policy": "REPLACE",
                     "networks": [{"network": network[0].id}],
+                    "config_drive": True,
                     "user_data_format": "RAW",
+                    "user_data": {"get_param": "user_data"},
+                    "user_data_update_policy": "REBUILD",
                 },
             }
         },
     }
+    parameters = {"image": images[0].name, "flavor": flavors[0].name, "user_data": "one"}
     created = heat.stacks.create(
-        stack_name=unique("image-server"),
-        template=template,
-        parameters={"image": images[0].name},
+        stack_name=unique("image-server"), template=template, parameters=parameters
     )
     stack_id = created["stack"]["id"]
     stacks.append(stack_id)
     stack = wait_for_stack(heat, stack_id, "CREATE")
     assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
     server_id = physical_ids(heat, stack_id)["server"]
-    assert member.compute.get_server(server_id).image.id == images[0].id
+    server = admin.compute.get_server(server_id)
+    assert (server.image.id, server.has_config_drive, server.user_data) == (
+        images[0].id,
+        "True",
+        base64.b64encode(b"one").decode(),
+    )
 
-    heat.stacks.update(stack_id, template=template, parameters={"image": images[1].name})
+    # Another image and another user data: both rebuild the same server.
+    parameters.update(image=images[1].name, user_data="two")
+    heat.stacks.update(stack_id, template=template, parameters=parameters)
     stack = wait_for_stack(heat, stack_id, "UPDATE")
     assert stack.stack_status == "UPDATE_COMPLETE", stack.stack_status_reason
     assert physical_ids(heat, stack_id)["server"] == server_id
-    assert member.compute.get_server(server_id).image.id == images[1].id
+    server = admin.compute.get_server(server_id)
+    assert (server.image.id, server.user_data) == (images[1].id, base64.b64encode(b"two").decode())
+
+    # Another flavor under flavor_update_policy REPLACE: a new server.
+    parameters.update(flavor=flavors[1].name)
+    heat.stacks.update(stack_id, template=template, parameters=parameters)
+    stack = wait_for_stack(heat, stack_id, "UPDATE")
+    assert stack.stack_status == "UPDATE_COMPLETE", stack.stack_status_reason
+    replacement = physical_ids(heat, stack_id)["server"]
+    assert replacement != server_id
+    assert member.compute.get_server(replacement).flavor.name == flavors[1].name
+    assert member.compute.find_server(server_id) is None
     delete_stack(heat, stack_id)
+
+
+def test_a_server_nova_cannot_place_fails_with_its_fault(
+    heat: Any,
+    stacks: list[str],
+    flavors: tuple[Any, Any],
+    network: tuple[Any, Any],
+    bootable_volume: Any,
+) -> None:
+    # Anti-affinity on the test cloud's one compute host: the second server has no host.
+    def server(volume: Any, depends_on: list[str]) -> dict[str, Any]:
+        return {
+            "type": "OS::Nova::Server",
+            "depends_on": depends_on,
+            "properties": {
+                "block_device_mapping_v2": [{"volume_id": volume.id}],
+                "flavor": flavors[0].id,
+                "networks": [{"network": network[0].id}],
+                "scheduler_hints": {"group": {"get_resource": "group"}},
+            },
+        }
+
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "group": {"type": "OS::Nova::ServerGroup"},
+            "first": server(bootable_volume(), []),
+            "second": server(bootable_volume(), ["first"]),
+        },
+    }
+    created = heat.stacks.create(stack_name=unique("no-host"), template=template)
+    stacks.append(created["stack"]["id"])
+    stack = wait_for_stack(heat, created["stack"]["id"], "CREATE")
+
+    assert stack.stack_status == "CREATE_FAILED"
+    assert stack.stack_status_reason.startswith(
+        "Resource CREATE failed: ResourceInError: resources.second: Went to status ERROR due "
+        'to "Message: No valid host was found. '
+    ), stack.stack_status_reason
+    delete_stack(heat, created["stack"]["id"])
 
 
 def test_a_server_without_networks_fails_as_novaclient_refuses_it(
