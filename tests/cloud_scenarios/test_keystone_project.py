@@ -49,6 +49,9 @@ def projects_template(prefix: str) -> dict[str, Any]:
             "second": {
                 "type": "OS::Keystone::Project",
                 "properties": {"name": f"{prefix}-second"},
+                # One project deleted at a time: the test Keystone's SQLite database
+                # refuses (locked, a 500) deletes running alongside each other.
+                "depends_on": ["first"],
             },
             "project": {
                 "type": "OS::Keystone::Project",
