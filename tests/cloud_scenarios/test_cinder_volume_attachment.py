@@ -1,6 +1,7 @@
-"""OS::Cinder::VolumeAttachment against the real Nova and Cinder: a stack's volume
-attached to a server booted beforehand (with openstacksdk), moved to another volume in
-place, and detached before its volumes are deleted."""
+"""OS::Cinder::VolumeAttachment and AWS::EC2::Volume/VolumeAttachment against the real
+Nova and Cinder: a stack's volume attached to a server booted beforehand (with
+openstacksdk), moved to another volume in place, kept attached through a change that
+needs it detached, and detached before its volumes are deleted."""
 
 from __future__ import annotations
 
@@ -142,3 +143,53 @@ def test_an_attached_volume_is_detached_to_become_read_only_and_attached_again(
     heat.stacks.delete(stack_id)
     stack = wait_for_stack(heat, stack_id, "DELETE")
     assert stack is None or stack.stack_status == "DELETE_COMPLETE", stack.stack_status_reason
+
+
+def test_an_ec2_volume_is_tagged_attached_and_deleted(
+    heat: Any, member: openstack.connection.Connection, server: Any
+) -> None:
+    template = {
+        "AWSTemplateFormatVersion": "2010-09-09",
+        "Parameters": {"Server": {"Type": "String"}},
+        "Resources": {
+            "Disk": {
+                "Type": "AWS::EC2::Volume",
+                "Properties": {
+                    "Size": 1,
+                    "AvailabilityZone": "nova",
+                    "Tags": [{"Key": "purpose", "Value": "logs"}],
+                },
+            },
+            "Mount": {
+                "Type": "AWS::EC2::VolumeAttachment",
+                "Properties": {
+                    "InstanceId": {"Ref": "Server"},
+                    "VolumeId": {"Ref": "Disk"},
+                    "Device": "/dev/vdb",
+                },
+            },
+        },
+    }
+    stack_id = heat.stacks.create(
+        stack_name=unique("ec2-volume"), template=template, parameters={"Server": server.id}
+    )["stack"]["id"]
+    stack = wait_for_stack(heat, stack_id, "CREATE")
+    assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
+
+    ids = physical_ids(heat, stack_id)
+    volume = member.block_storage.get_volume(ids["Disk"])
+    assert (volume.size, volume.availability_zone, volume.metadata, volume.status) == (
+        1,
+        "nova",
+        {"purpose": "logs"},
+        "in-use",
+    )
+    assert volume.name == volume.description
+    assert volume.name.startswith("ec2-volume-") and "-Disk-" in volume.name
+    assert attached_servers(member, ids["Disk"]) == [server.id]
+    assert ids["Mount"] == ids["Disk"]
+
+    heat.stacks.delete(stack_id)
+    stack = wait_for_stack(heat, stack_id, "DELETE")
+    assert stack is None or stack.stack_status == "DELETE_COMPLETE", stack.stack_status_reason
+    assert ids["Disk"] not in [found.id for found in member.block_storage.volumes()]
