@@ -255,11 +255,6 @@ def test_fixed_ips_and_no_fixed_ips_are_refused_together(heat: Any) -> None:
     assert [stack for stack in heat.stacks.list() if stack.stack_name == name] == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the convergence graph (ConvergenceStack.dependencies) holds the template's "
-    "edges only, not those the types add (Resource.add_dependencies), which Heat's has",
-)
 def test_a_port_waits_for_the_subnets_of_its_network(
     heat: Any, member: openstack.connection.Connection
 ) -> None:

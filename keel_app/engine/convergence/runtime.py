@@ -98,6 +98,22 @@ def _current_deps_read(row: Any) -> Any:
     return getattr(row, "current_deps", _UNREAD)
 
 
+class _EdgesByName:
+    """What ``Resource.add_dependencies`` adds (resource, resource) edges to, kept as
+    edges between the resources' names."""
+
+    def __init__(self, graph: Dependencies) -> None:
+        self.graph = graph
+
+    def __iadd__(self, edge: tuple[Any, Any]) -> _EdgesByName:
+        requirer, required = edge
+        self.graph += (
+            getattr(requirer, "name", requirer),
+            None if required is None else getattr(required, "name", required),
+        )
+        return self
+
+
 class ConvergenceStack:
     """One stack row and the template a step works with."""
 
@@ -266,12 +282,23 @@ class ConvergenceStack:
         return self.resources[name]
 
     def dependencies(self) -> Dependencies:
-        """The template's graph of resource names."""
+        """The graph of resource names: the template's edges, then those the types imply
+        (``add_dependencies``: a port waits for the subnets of its network...)."""
         graph = Dependencies()
         for resource in self.resources.values():
             for required in resource.t.dependencies(self):
                 graph += resource.name, required.name
             graph += resource.name, None
+        by_name = _EdgesByName(graph)
+        for resource in self.resources.values():
+            try:
+                resource.add_dependencies(by_name)
+            except Exception as error:
+                # Properties not valid yet cannot say what they imply: as in Heat, the
+                # template's own edges stand and validation reports the error.
+                LOG.warning(
+                    "Ignoring error adding implicit dependencies for %s: %s", resource, error
+                )
         return graph
 
     def supports_check_action(self) -> bool:
