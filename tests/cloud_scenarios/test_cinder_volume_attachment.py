@@ -119,7 +119,7 @@ def test_a_volume_is_attached_moved_to_another_and_detached(
     assert member.compute.get_server(server.id).status == "ACTIVE"
 
 
-def test_an_attached_volume_is_detached_to_become_read_only_and_attached_again(
+def test_an_attached_volume_is_made_read_only_and_extended_still_attached(
     heat: Any, member: openstack.connection.Connection, server: Any
 ) -> None:
     parameters = {"server": server.id}
@@ -138,6 +138,15 @@ def test_an_attached_volume_is_detached_to_become_read_only_and_attached_again(
     assert physical_ids(heat, stack_id) == ids
     volume = member.block_storage.get_volume(ids["data"])
     assert (volume.status, volume.metadata.get("readonly")) == ("in-use", "True")
+    assert attached_servers(member, ids["data"]) == [server.id]
+
+    # Cinder extends a volume in use (microversion 3.42): it stays attached.
+    template["resources"]["data"]["properties"]["size"] = 2
+    heat.stacks.update(stack_id, template=template, parameters=parameters)
+    stack = wait_for_stack(heat, stack_id, "UPDATE")
+    assert stack.stack_status == "UPDATE_COMPLETE", stack.stack_status_reason
+    volume = member.block_storage.get_volume(ids["data"])
+    assert (volume.size, volume.status) == (2, "in-use")
     assert attached_servers(member, ids["data"]) == [server.id]
 
     heat.stacks.delete(stack_id)
