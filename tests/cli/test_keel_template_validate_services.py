@@ -150,9 +150,10 @@ def test_heats_own_types_validate_unless_left_out(tmp_path: Path, type_name: str
 
 
 def test_a_service_extension_is_not_what_refuses_a_type(tmp_path: Path) -> None:
-    template = tmp_path / "trunk.yaml"
+    template = tmp_path / "tap.yaml"
     template.write_text(
-        "heat_template_version: 2018-08-31\nresources:\n  r: {type: OS::Neutron::Trunk}\n"
+        "heat_template_version: 2018-08-31\n"
+        "resources:\n  r: {type: OS::Neutron::TaaS::TapService}\n"
     )
 
     everything = subprocess.run(
@@ -164,16 +165,16 @@ def test_a_service_extension_is_not_what_refuses_a_type(tmp_path: Path) -> None:
         text=True,
     )
 
-    # Offline every service has every extension: the trunk is refused for having no
+    # Offline every service has every extension: the tap service is refused for having no
     # life cycle in OpenKeel, never for its extension.
     assert everything.stderr == (
         "ERROR: ResourceTypeUnavailable: HEAT-E99001 Service neutron is not available for "
-        "resource type OS::Neutron::Trunk, reason: OpenKeel has no life cycle for this "
+        "resource type OS::Neutron::TaaS::TapService, reason: OpenKeel has no life cycle for this "
         "resource type yet.\n"
     )
     assert no_network.stderr == (
         "ERROR: ResourceTypeUnavailable: HEAT-E99001 Service neutron is not available for "
-        "resource type OS::Neutron::Trunk, reason: neutron network endpoint is not in "
+        "resource type OS::Neutron::TaaS::TapService, reason: neutron network endpoint is not in "
         "service catalog.\n"
     )
 

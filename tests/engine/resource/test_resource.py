@@ -99,15 +99,15 @@ def test_required_extension_checked_through_clients() -> None:
             return self.plugin
 
     context = RequestContext(auth_token_info=keel_side.token(["network"], "RegionOne"))
-    trunk = STUB_CLASSES["OSNeutronTrunk"]
+    tap = STUB_CLASSES["OSNeutronTaaSTapService"]
     context.clients = Clients(set())  # type: ignore[attr-defined]
-    assert trunk.is_service_available(context) == (
+    assert tap.is_service_available(context) == (
         False,
-        "Required extension trunk in neutron service is not available.",
+        "Required extension taas in neutron service is not available.",
     )
-    context.clients = Clients({"trunk"})  # type: ignore[attr-defined]
+    context.clients = Clients({"taas"})  # type: ignore[attr-defined]
     # Where Heat would go on, the stub is refused all the same: it has no life cycle.
-    assert trunk.is_service_available(context) == (False, NO_LIFE_CYCLE)
+    assert tap.is_service_available(context) == (False, NO_LIFE_CYCLE)
 
 
 def test_deletion_policies() -> None:
