@@ -93,6 +93,10 @@ def vpc_template() -> dict[str, Any]:
             "table": {"Type": "AWS::EC2::RouteTable", "Properties": {"VpcId": {"Ref": "vpc"}}},
             "association": {
                 "Type": "AWS::EC2::SubnetRouteTableAssociation",
+                # Its delete plugs the subnet back into the VPC's router, a new port on the
+                # network, which Neutron refuses (a Conflict, in Heat too) while another
+                # subnet of the network is being deleted: it goes before that subnet.
+                "DependsOn": "subnet",
                 "Properties": {"RouteTableId": {"Ref": "table"}, "SubnetId": {"Ref": "routed"}},
             },
             "gateway": {"Type": "AWS::EC2::InternetGateway"},
