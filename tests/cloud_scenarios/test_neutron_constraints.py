@@ -1,5 +1,5 @@
 """The neutron.* custom constraints against the real Neutron: a value is looked up by name
-or id, and where the kind of thing lives in an extension the cloud lacks (QoS here), the
+or id, and where the kind of thing lives in an extension the cloud lacks (SFC here), the
 value is refused for the missing extension before any look-up, as Heat refuses it."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def refusal(heat: Any, template: dict[str, Any], parameters: dict[str, Any]) -> 
     return refused.value.error["error"]
 
 
-def test_a_qos_policy_is_refused_where_neutron_has_no_qos_extension(heat: Any) -> None:
+def test_a_network_naming_no_qos_policy_is_refused(heat: Any) -> None:
     template = {
         "heat_template_version": "2018-08-31",
         "parameters": {"policy": {"type": "string"}},
@@ -30,10 +30,28 @@ def test_a_qos_policy_is_refused_where_neutron_has_no_qos_extension(heat: Any) -
             }
         },
     }
+    missing = f"no-such-policy-{uuid.uuid4().hex[:8]}"
 
-    assert refusal(heat, template, {"policy": "gold"}) == {
+    assert refusal(heat, template, {"policy": missing}) == {
         "message": "Property error: : resources.net.properties.qos_policy: : Error validating "
-        "value 'gold': The neutron extension (qos) could not be found.",
+        f"value '{missing}': Unable to find policy with name or id '{missing}'",
+        "traceback": None,
+        "type": "StackValidationFailed",
+    }
+
+
+def test_a_port_pair_is_refused_where_neutron_has_no_sfc_extension(heat: Any) -> None:
+    template = {
+        "heat_template_version": "2018-08-31",
+        "parameters": {
+            "pair": {"type": "string", "constraints": [{"custom_constraint": "neutron.port_pair"}]}
+        },
+        "resources": {},
+    }
+
+    assert refusal(heat, template, {"pair": "pair-1"}) == {
+        "message": "Parameter 'pair' is invalid: Error validating value 'pair-1': "
+        "The neutron extension (sfc) could not be found.",
         "traceback": None,
         "type": "StackValidationFailed",
     }
