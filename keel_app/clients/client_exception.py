@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from keel_app.common.exception import EntityNotFound
+from keel_app.common.exception import HeatException
 
 
-class EntityMatchNotFound(EntityNotFound):
-    # An EntityNotFound too, so that the constraints expecting that refuse the value.
+class EntityMatchNotFound(HeatException):
     msg_fmt = "No %(entity)s matching %(args)s."
 
     def __init__(self, entity: str | None = None, args: Any = None, **kwargs: Any) -> None:
+        self.entity = entity
+        self.args_matched = args
         super().__init__(entity=entity, args=args, **kwargs)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import openstack.connection
 import openstack.exceptions
 import pytest
+from heatclient.exc import HTTPBadRequest
 
 from tests.cloud import Cloud
 from tests.cloud_scenarios.admin import admin_connection
@@ -193,3 +194,23 @@ def test_a_private_type_is_shared_with_the_projects_named(
     admin_heat.stacks.delete(stack_id)
     wait_for_stack(admin_heat, stack_id, "DELETE")
     assert type_is_gone(admin, type_id)
+
+
+def test_qos_specs_cinder_does_not_know_are_refused_with_cinderclients_message(
+    admin_heat: Any,
+) -> None:
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "association": {
+                "type": "OS::Cinder::QoSAssociation",
+                "properties": {"qos_specs": "no-such-qos", "volume_types": ["__DEFAULT__"]},
+            }
+        },
+    }
+    with pytest.raises(HTTPBadRequest) as refused:
+        admin_heat.stacks.create(stack_name=unique("qos-missing"), template=template)
+    assert refused.value.error["error"]["message"] == (
+        "Property error: : resources.association.properties.qos_specs: : Error validating "
+        "value 'no-such-qos': No QoSSpecs matching {'name': 'no-such-qos'}. (HTTP 404)"
+    )

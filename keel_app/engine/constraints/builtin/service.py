@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from keel_app.clients import nova_errors
+from keel_app.clients import cinder_errors, nova_errors
+from keel_app.clients.client_exception import EntityMatchNotFound, EntityUniqueMatchNotFound
 from keel_app.clients.neutron_errors import NeutronClientException
 from keel_app.common.exception import EntityNotFound
 from keel_app.engine.constraints.custom import BaseCustomConstraint
@@ -116,12 +117,16 @@ BarbicanContainer = _service("barbican", "get_container_by_ref")
 BarbicanSecret = _service("barbican", "get_secret_by_ref")
 BlazarReservation = _service("blazar", "get_lease")
 CinderBackup = _service("cinder", "get_volume_backup")
-CinderQosSpecs = _service("cinder", "get_qos_specs")
+CinderQosSpecs = _service("cinder", "get_qos_specs", expected=(cinder_errors.NotFound,))
 CinderSnapshot = _service("cinder", "get_volume_snapshot")
 CinderVolume = _service("cinder", "get_volume")
 CinderVolumeType = _service("cinder", "get_volume_type")
 DesignateZone = _service("designate", "get_zone_id")
-GlanceImage = _service("glance", "find_image_by_name_or_id")
+GlanceImage = _service(
+    "glance",
+    "find_image_by_name_or_id",
+    expected=(EntityMatchNotFound, EntityUniqueMatchNotFound),
+)
 IronicNode = _service("ironic", "get_node")
 IronicPortGroup = _service("ironic", "get_portgroup")
 KeystoneDomain = _keystone("KeystoneDomain", "get_domain_id")
