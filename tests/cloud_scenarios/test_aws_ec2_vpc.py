@@ -335,3 +335,44 @@ def test_an_interface_with_an_unknown_group_fails_as_in_heat(
     delete_stack(heat, stack_id)
     assert member.network.find_subnet(ids["subnet"]) is None
     assert member.network.find_network(ids["vpc"]) is None
+
+
+def test_an_association_taken_away_gives_the_subnet_back_to_the_vpc_router(
+    heat: Any, member: openstack.connection.Connection
+) -> None:
+    template = {
+        "AWSTemplateFormatVersion": "2010-09-09",
+        "Resources": {
+            "vpc": {"Type": "AWS::EC2::VPC"},
+            "subnet": {
+                "Type": "AWS::EC2::Subnet",
+                "Properties": {"VpcId": {"Ref": "vpc"}, "CidrBlock": "10.62.1.0/24"},
+            },
+            "table": {"Type": "AWS::EC2::RouteTable", "Properties": {"VpcId": {"Ref": "vpc"}}},
+            "association": {
+                "Type": "AWS::EC2::SubnetRouteTableAssociation",
+                "Properties": {"RouteTableId": {"Ref": "table"}, "SubnetId": {"Ref": "subnet"}},
+            },
+        },
+    }
+    created = heat.stacks.create(stack_name=unique("ec2-association"), template=template)
+    stack_id = created["stack"]["id"]
+    stack = wait_for_stack(heat, stack_id, "CREATE")
+    assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
+    ids = physical_ids(heat, stack_id)
+    [vpc_router] = member.network.routers(name=member.network.get_network(ids["vpc"]).name)
+    assert interface_subnets(member, ids["table"]) == {ids["subnet"]}
+    assert interface_subnets(member, vpc_router.id) == set()
+
+    without = copy.deepcopy(template)
+    del without["Resources"]["association"]
+    heat.stacks.update(stack_id, template=without)
+    stack = wait_for_stack(heat, stack_id, "UPDATE")
+    assert stack.stack_status == "UPDATE_COMPLETE", stack.stack_status_reason
+    assert interface_subnets(member, ids["table"]) == set()
+    assert interface_subnets(member, vpc_router.id) == {ids["subnet"]}
+
+    delete_stack(heat, stack_id)
+    assert member.network.find_router(vpc_router.id) is None
+    assert member.network.find_router(ids["table"]) is None
+    assert member.network.find_network(ids["vpc"]) is None
