@@ -282,3 +282,44 @@ def test_a_port_waits_for_the_subnets_of_its_network(
     port = member.network.get_port(ids["port"])
     assert [fixed_ip["subnet_id"] for fixed_ip in port.fixed_ips] == [ids["subnet"]]
     delete_stack(heat, stack_id)
+
+
+def test_a_replaced_port_hands_its_fixed_ip_to_its_replacement(
+    heat: Any, member: openstack.connection.Connection
+) -> None:
+    template: dict[str, Any] = {
+        "heat_template_version": "2018-08-31",
+        "parameters": {"name": {"type": "string", "default": "before"}},
+        "resources": {
+            "net": {"type": "OS::Neutron::Net"},
+            "subnet": {
+                "type": "OS::Neutron::Subnet",
+                "properties": {"network": {"get_resource": "net"}, "cidr": "10.43.0.0/24"},
+            },
+            "port": {
+                "type": "OS::Neutron::Port",
+                "depends_on": ["subnet"],
+                "properties": {
+                    "name": {"get_param": "name"},
+                    "network": {"get_resource": "net"},
+                    "fixed_ips": [{"ip_address": "10.43.0.10"}],
+                    "replacement_policy": "REPLACE_ALWAYS",
+                },
+            },
+        },
+    }
+    created = heat.stacks.create(stack_name=unique("port-handover"), template=template)
+    stack_id = created["stack"]["id"]
+    assert wait_for_stack(heat, stack_id, "CREATE").stack_status == "CREATE_COMPLETE"
+    before = physical_ids(heat, stack_id)["port"]
+
+    heat.stacks.update(stack_id, template=template, parameters={"name": "after"})
+    stack = wait_for_stack(heat, stack_id, "UPDATE")
+
+    # Heat's Port.prepare_for_replace frees the address before the new port asks for it.
+    assert stack.stack_status == "UPDATE_COMPLETE", stack.stack_status_reason
+    after = physical_ids(heat, stack_id)["port"]
+    assert after != before
+    assert [ip["ip_address"] for ip in member.network.get_port(after).fixed_ips] == ["10.43.0.10"]
+    assert member.network.find_port(before) is None
+    delete_stack(heat, stack_id)

@@ -683,6 +683,9 @@ class Worker:
         retry: Mapping[str, Any] | None,
     ) -> bool:
         """Start a create (or the delete of a create being retried) and poll it."""
+        if retry is not None and action == resource.CREATE:
+            # A new step: names are looked up (translation rules) again, as on a first create.
+            resource.reparse()
         try:
             token = resource.start_action(
                 action, self.engine_id, clean_up=action == resource.DELETE

@@ -588,7 +588,12 @@ class LifeCycle(Signalling):
             return False, None
         before = self.frozen_definition()
         after_properties, before_properties = update.prepare_properties(self, after, before)
-        if not update.needs_update(self, after, before, after_properties, before_properties):
+        try:
+            changed = update.needs_update(self, after, before, after_properties, before_properties)
+        except exception.UpdateReplace:
+            self._prepare_replacement(LOCK_RESPECT)
+            raise
+        if not changed:
             self._persist_update_no_change(template_id, requires)
             return False, None
         self.updated_time = utcnow()
@@ -606,11 +611,29 @@ class LifeCycle(Signalling):
             token = self.handle_update(after, template_diff, property_diff)
         except exception.UpdateReplace as replace:
             self.current_template_id = old_template_id
+            self._prepare_replacement(LOCK_RELEASE)
             self.state_set("UPDATE", "COMPLETE", str(replace), lock=LOCK_RELEASE)
             raise
         except Exception as error:
             raise self._fail("UPDATE", error) from error
         return True, token
+
+    def prepare_for_replace(self) -> None:
+        """Make way for the replacement about to be created (a port gives up its fixed
+        IPs for the new one to take them); nothing by default."""
+        return None
+
+    def _prepare_replacement(self, lock: int) -> None:
+        """Heat's preparation for a replacement, when the type has one; a failure fails
+        the update."""
+        if type(self).prepare_for_replace is LifeCycle.prepare_for_replace:
+            return
+        try:
+            self.prepare_for_replace()
+        except Exception as error:
+            failure = exception.ResourceFailure(error, self, "UPDATE")  # type: ignore[arg-type]
+            self.state_set("UPDATE", "FAILED", str(failure), lock=lock)
+            raise failure from error
 
     def _persist_update_no_change(self, template_id: int, requires: set[int]) -> None:
         """An update that leaves the resource as it is: only its template moves on."""
@@ -669,9 +692,11 @@ class LifeCycle(Signalling):
         after the handler with nothing called in between, so the held writes wait for that
         state change (or the FAILED of a handler that raised) and commit with it. A
         resource that will be polled has them committed as soon as its handler returns:
-        what it made must be on record before the step waits on it.
+        what it made must be on record before the step waits on it. A type whose handler
+        reaches another service writes at once: what it made must be on record even if
+        the step is cancelled (its lock taken) before the handler returns.
         """
-        self._holding_writes = True
+        self._holding_writes = bool(self.acts_locally)  # type: ignore[attr-defined]
         try:
             yield
         finally:

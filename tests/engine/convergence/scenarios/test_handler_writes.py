@@ -87,15 +87,23 @@ def test_a_resource_that_waits_has_its_handler_writes_on_record_first(engine: En
     assert row.physical_resource_id.startswith("demo-slow-")
     assert [(data.key, data.value) for data in engine.resource_data(row.id)] == [("value", "v")]
     # The step that started the create was sent again to wait: what its handler wrote
-    # (data and physical id) was committed as the handler returned, in one transaction,
-    # not with the COMPLETE that came seconds later.
+    # (data and physical id) was committed as the handler wrote it, each write on its
+    # own, not with the COMPLETE that came seconds later.
     [with_data] = [
-        statements
-        for statements in committed
+        index
+        for index, statements in enumerate(committed)
         if any(text.startswith("INSERT INTO resource_data") for text in statements)
     ]
-    assert "UPDATE resource SET" in with_data
-    assert "INSERT INTO event" not in with_data
+    [with_physical_id, complete] = [
+        index
+        for index, statements in enumerate(committed)
+        if "UPDATE resource SET" in statements
+        and "INSERT INTO event" not in statements
+        or "UPDATE resource SET" in statements
+        and index > with_data + 1
+    ][:2]
+    assert with_data < complete and with_physical_id < complete
+    assert "INSERT INTO event" not in committed[with_data]
 
 
 def test_a_step_of_a_resource_that_acts_locally_commits_once(engine: Engine) -> None:
@@ -129,15 +137,17 @@ def test_a_resource_that_reaches_out_commits_in_progress_before_its_handler(
     with transactions(engine) as committed:
         engine.create(template)
 
-    # The lock with IN_PROGRESS and its event alone, as in Heat; then the handler's
-    # writes, then COMPLETE: three commits before the report to the stack.
+    # The lock with IN_PROGRESS and its event alone, as in Heat; then each of the
+    # handler's writes as it makes it (what a handler made elsewhere is on record even
+    # if its step is cancelled), then COMPLETE: four commits before the report.
     writes = [
         [text for text in statements if text != "BEGIN IMMEDIATE"]
         for statements in committed
-        if "UPDATE resource SET" in statements
+        if "UPDATE resource SET" in statements or "INSERT INTO resource_data" in statements
     ]
     assert writes == [
         ["UPDATE resource SET", "INSERT INTO event"],
-        ["UPDATE resource SET", "SELECT resource_data.id FROM", "INSERT INTO resource_data"],
+        ["SELECT resource_data.id FROM", "INSERT INTO resource_data"],
+        ["SELECT resource.id, resource.uuid,", "UPDATE resource SET"],
         ["UPDATE resource SET", "INSERT INTO event"],
     ]
