@@ -91,6 +91,16 @@ def enforce_resource_type(context: Any, settings: EngineSettings, type_name: str
         raise exception.Forbidden(action=refused)
 
 
+def enforce_stack(context: Any, settings: EngineSettings, stack: Any) -> None:
+    """Heat's ``enforce_stack``: every resource type of the stack's template must pass the
+    resource type policy, or the whole request is Forbidden ("You are not authorized to
+    use OS::Keystone::Project.")."""
+    if settings.resource_type_policy is None:
+        return
+    for type_name in sorted(stack.defn.all_resource_types()):
+        enforce_resource_type(context, settings, type_name)
+
+
 def list_resource_types(
     context: Any,
     settings: EngineSettings,

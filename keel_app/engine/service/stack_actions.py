@@ -21,6 +21,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from keel_app.engine.service import catalog
 from keel_app.engine.service.stacks import converge_stored_stack, load_stack
 from keel_app.engine.settings import EngineSettings
 from keel_app.models.database import Database
@@ -39,6 +40,7 @@ def _action_unless_done(
 ) -> None:
     """Run ``action`` over the stack, unless its last one was ``action`` and completed."""
     stack = load_stack(context, settings, database, stack_identity)
+    catalog.enforce_stack(context, settings, stack)
     if stack.state == (action, stack.COMPLETE):
         LOG.info("%s is already %s", stack, done)
         return

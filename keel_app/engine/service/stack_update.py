@@ -17,6 +17,7 @@ from typing import Any
 from keel_app.common import exception
 from keel_app.engine.environment import Environment, merge_environments
 from keel_app.engine.environment import format as env_format
+from keel_app.engine.service import catalog
 from keel_app.engine.service.arguments import extract_args
 from keel_app.engine.service.container_files import with_container_files
 from keel_app.engine.service.stacks import converge_stored_stack, load_stack, renew_trust
@@ -147,6 +148,7 @@ def prepare_stack_updates(
     if modified:
         raise exception.ImmutableParameterModified(*modified)
     updated.parameters.set_stack_id(current.identifier())
+    catalog.enforce_stack(context, settings, updated)
     updated.validate()
     return tmpl, updated
 
@@ -170,6 +172,7 @@ def update_stack(
     if template_id is None:
         files = with_container_files(context, settings, files_container, files)
     current = load_stack(context, settings, database, stack_identity)
+    catalog.enforce_stack(context, settings, current)
     if current.action == current.SUSPEND:
         raise exception.NotSupported(feature="Updating a stack when it is suspended")
     if current.action == current.DELETE:

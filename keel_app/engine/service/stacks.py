@@ -22,7 +22,7 @@ from keel_app.common import exception
 from keel_app.common.identifier import HeatIdentifier
 from keel_app.engine import api_format
 from keel_app.engine.environment import Environment, merge_environments
-from keel_app.engine.service import stack_adopt, stack_query
+from keel_app.engine.service import catalog, stack_adopt, stack_query
 from keel_app.engine.service.arguments import extract_args
 from keel_app.engine.service.container_files import with_container_files
 from keel_app.engine.settings import EngineSettings
@@ -182,6 +182,7 @@ def parse_and_validate_stack(
         **stack_options,
         **options,
     )
+    catalog.enforce_stack(context, settings, stack)
     stack.validate()
     return stack
 
@@ -259,6 +260,7 @@ def delete_stack(
 ) -> None:
     """Start the DELETE traversal (``start_delete``)."""
     stack = load_stack(context, settings, database, stack_identity)
+    catalog.enforce_stack(context, settings, stack)
     if stack.action == stack.DELETE and stack.status == stack.COMPLETE:
         raise exception.EntityNotFound(entity="Stack", name=stack.name)
     renew_trust(stack)

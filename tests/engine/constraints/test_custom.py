@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from keel_app.common.exception import ClientNotAvailable, EntityNotFound, StackValidationFailed
+from keel_app.clients import nova_errors
+from keel_app.common.exception import ClientNotAvailable, StackValidationFailed
 from keel_app.engine.constraints import CustomConstraint, Schema, registry
 from keel_app.engine.constraints.builtin.testing import TestConstraintDelay
 
@@ -23,7 +24,8 @@ class FlavorLookup:
     def find_flavor_by_name_or_id(self, name: str) -> str:
         self.asked.append(name)
         if name not in self.known:
-            raise EntityNotFound(entity="Flavor", name=name)
+            # What Heat's nova plugin lets through: novaclient's NotFound of its find().
+            raise nova_errors.NotFound(404, f"No Flavor matching {{'name': '{name}'}}.")
         return name
 
 
@@ -77,7 +79,7 @@ def test_service_constraint_refuses_with_the_service_message() -> None:
     with pytest.raises(StackValidationFailed) as raised:
         flavor_schema().validate_constraints("m1.huge", context=context)
     assert str(raised.value) == (
-        "Error validating value 'm1.huge': The Flavor (m1.huge) could not be found."
+        "Error validating value 'm1.huge': No Flavor matching {'name': 'm1.huge'}. (HTTP 404)"
     )
 
 

@@ -14,11 +14,11 @@ from oslo_config import cfg
 from keel_app.common import config
 from keel_app.engine.convergence.worker import Worker
 from keel_app.engine.dispatch import LocalQueue
-from keel_app.engine.settings import from_conf
+from keel_app.engine.settings import EngineSettings, from_conf
 from keel_app.models.database import Database
 from keel_app.rpc.client import EngineClient
 from keel_app.rpc.local import LocalTransport
-from keel_app.web import create_app
+from keel_app.web import create_app, policy
 from tests import databases
 from tests.keystone import Keystone
 from tests.models.api.factories import migrated_database
@@ -40,15 +40,25 @@ def database(tmp_path: Path) -> Iterator[Database]:
 
 
 @pytest.fixture
-def queue(database: Database, conf: cfg.ConfigOpts) -> LocalQueue:
+def settings(conf: cfg.ConfigOpts) -> EngineSettings:
+    """The engine's settings as keel-api's and keel-worker's: with Heat's resource type
+    policy from heat.conf."""
+    return from_conf(
+        conf, engine_id="engine-1", resource_type_policy=policy.resource_type_refusal(conf)
+    )
+
+
+@pytest.fixture
+def queue(database: Database, settings: EngineSettings) -> LocalQueue:
     queue = LocalQueue()
-    queue.handler = Worker(database, from_conf(conf, engine_id="engine-1"), queue).handle
+    queue.handler = Worker(database, settings, queue).handle
     return queue
 
 
 @pytest.fixture
-def app(conf: cfg.ConfigOpts, database: Database, queue: LocalQueue) -> flask.Flask:
-    settings = from_conf(conf, engine_id="engine-1")
+def app(
+    conf: cfg.ConfigOpts, database: Database, queue: LocalQueue, settings: EngineSettings
+) -> flask.Flask:
     engine_client = EngineClient(LocalTransport(settings, database, queue))
     return create_app({"TESTING": True, "HEAT_CONF": conf, "ENGINE_CLIENT": engine_client})
 
