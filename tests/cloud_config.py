@@ -362,6 +362,7 @@ def swift_proxy_conf(layout: Layout) -> str:
             [filter:authtoken]
             paste.filter_factory = keystonemiddleware.auth_token:filter_factory
             delay_auth_decision = true
+            include_service_catalog = false
             www_authenticate_uri = {layout.keystone_url}/v3
             service_token_roles_required = true
             """

@@ -101,6 +101,16 @@ def register_endpoint(keystone: Keystone, url: str) -> str:
     return region
 
 
+def unregister_endpoint(keystone: Keystone, region: str) -> None:
+    """Take a region ``register_endpoint`` made out of the catalog again: every token's
+    catalog carries it, and a catalog grown too big is refused (Swift's header limit)."""
+    token = keystone.token(ADMIN)
+    status, found = keystone.request("GET", f"/endpoints?region_id={region}", token)
+    for endpoint in (found or {}).get("endpoints", []) if status == 200 else []:
+        keystone.request("DELETE", f"/endpoints/{endpoint['id']}", token)
+    keystone.request("DELETE", f"/regions/{region}", token)
+
+
 def login(keystone: Keystone, user: str, project: str, password: str, region: str) -> Credentials:
     return {
         "OS_AUTH_TYPE": "password",
@@ -158,6 +168,7 @@ def behind_keystone(
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
+        region = None
         try:
             wait_for_http(f"http://{HOST}:{port}/", api)
             region = register_endpoint(keystone, f"http://{HOST}:{port}/v1/%(project_id)s")
@@ -165,6 +176,8 @@ def behind_keystone(
             admin = login(keystone, ADMIN.user_name, ADMIN.project_name, ADMIN_PASSWORD, region)
             yield member, admin
         finally:
+            if region is not None:
+                unregister_endpoint(keystone, region)
             api.terminate()
             api.wait(timeout=30)
             workers.stop()
