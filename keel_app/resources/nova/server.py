@@ -13,35 +13,33 @@ server that could never receive its deployments.
 
 from __future__ import annotations
 
-import base64
-import logging
 from typing import Any
 
 from keel_app.common import exception
 from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import TranslationRule
-from keel_app.resources.nova import server_user_data
 from keel_app.resources.nova.base import NovaResource
+from keel_app.resources.nova.server_boot import ServerBoot
+from keel_app.resources.nova.server_network_updates import ServerNetworkUpdates
 from keel_app.resources.nova.server_networks import EXTERNAL_PORTS, ServerNetworks
 from keel_app.resources.nova.server_schema import ATTRIBUTES_SCHEMA, PROPERTIES_SCHEMA
 from keel_app.resources.nova.server_snapshots import ServerSnapshots
 from keel_app.resources.nova.server_updates import ServerUpdates
-
-LOG = logging.getLogger(__name__)
-
-# The microversions that brought server tags, "auto"/"none" networks, interface tags,
-# the end of personality files and the volume type of a mapping.
-TAGS_MICROVERSION = "2.26"
-NETWORK_STRING_MICROVERSION = "2.37"
-NIC_TAGS_MICROVERSION = "2.42"
-PERSONALITY_REMOVED_MICROVERSION = "2.57"
-VOLUME_TYPE_MICROVERSION = "2.67"
+from keel_app.resources.nova.server_validation import TAGS_MICROVERSION, ServerValidation
 
 # [DEFAULT] max_server_name_length's default.
 MAX_SERVER_NAME_LENGTH = 53
 
 
-class Server(ServerSnapshots, ServerUpdates, ServerNetworks, NovaResource):
+class Server(
+    ServerValidation,
+    ServerBoot,
+    ServerSnapshots,
+    ServerUpdates,
+    ServerNetworkUpdates,
+    ServerNetworks,
+    NovaResource,
+):
     api_path = "servers"
     api_key = "server"
     entity = "servers"
@@ -221,325 +219,6 @@ OpenStack cloud.
             ),
         ]
 
-    # Validation
-
-    def validate(self) -> Any:
-        result = super().validate()
-        if result:
-            return result
-        if self.properties[self.USER_DATA_FORMAT] == self.SOFTWARE_CONFIG:
-            if "deployments" in (self.t.metadata() or {}):
-                raise exception.StackValidationFailed(
-                    message="deployments key not allowed in resource metadata with "
-                    "user_data_format of SOFTWARE_CONFIG"
-                )
-            transport = self.properties[self.SOFTWARE_CONFIG_TRANSPORT]
-            raise exception.StackValidationFailed(
-                message=f'software_config_transport "{transport}" is not available: '
-                "OpenKeel does not yet give servers the credentials and metadata that "
-                "software deployments reach them with, so user_data_format "
-                "SOFTWARE_CONFIG cannot be used."
-            )
-        self.validate_block_device_mapping()
-        if self.properties[self.IMAGE]:
-            self.validate_image_flavor(self.properties[self.IMAGE], self.properties[self.FLAVOR])
-        self.validate_networks()
-        nova = self.nova()
-        if self.properties[self.TAGS] and not nova.is_version_supported(TAGS_MICROVERSION):
-            raise exception.StackValidationFailed(
-                message=f'Cannot use "{self.TAGS}" property - nova does not support required '
-                "api microversion."
-            )
-        mappings = self.properties[self.BLOCK_DEVICE_MAPPING_V2] or []
-        if any(mapping.get("volume_type") for mapping in mappings) and not (
-            nova.is_version_supported(VOLUME_TYPE_MICROVERSION)
-        ):
-            raise exception.StackValidationFailed(
-                message='Cannot use "volume_type" property in block_device_mapping_v2 - nova '
-                "does not support required api microversion 2.67."
-            )
-        if self.properties[self.PERSONALITY] and nova.is_version_supported(
-            PERSONALITY_REMOVED_MICROVERSION
-        ):
-            raise exception.StackValidationFailed(
-                message="Cannot use the personality parameter as nova no longer supports it. "
-                "Use user_data instead."
-            )
-        metadata = self.properties[self.METADATA]
-        if metadata:
-            maximum = nova.absolute_limits()["maxServerMeta"]
-            if maximum != -1 and len(metadata) > maximum:
-                raise exception.StackValidationFailed(
-                    message=f"Instance metadata must not contain greater than {maximum} "
-                    "entries.  This is the maximum number allowed by your service provider"
-                )
-        return None
-
-    def validate_networks(self) -> None:
-        networks = self.properties[self.NETWORKS] or []
-        for network in networks:
-            self.validate_network(network)
-        if self.allocate_network(networks) is not None:
-            if len(networks) != 1:
-                raise exception.StackValidationFailed(
-                    message=f'Property "{self.ALLOCATE_NETWORK}" can not be specified if '
-                    "multiple network interfaces set for server."
-                )
-            if not self.nova().is_version_supported(NETWORK_STRING_MICROVERSION):
-                raise exception.StackValidationFailed(
-                    message=f'Cannot use "{self.ALLOCATE_NETWORK}" property - compute service '
-                    "does not support the required api microversion."
-                )
-        if (
-            any(network[self.NETWORK_PORT] is not None for network in networks)
-            and self.properties[self.SECURITY_GROUPS]
-        ):
-            raise exception.ResourcePropertyConflict(
-                self.SECURITY_GROUPS, f"{self.NETWORKS}/{self.NETWORK_PORT}"
-            )
-
-    def validate_block_device_mapping(self) -> None:
-        mappings = self.properties[self.BLOCK_DEVICE_MAPPING] or []
-        mappings_v2 = self.properties[self.BLOCK_DEVICE_MAPPING_V2] or []
-        image = self.properties[self.IMAGE]
-        if mappings and mappings_v2:
-            raise exception.ResourcePropertyConflict(
-                self.BLOCK_DEVICE_MAPPING, self.BLOCK_DEVICE_MAPPING_V2
-            )
-        bootable = image is not None
-        for mapping in mappings:
-            device = mapping[self.DEVICE_NAME]
-            if device == "vda":
-                bootable = True
-            volume, snapshot = mapping.get(self.VOLUME_ID), mapping.get(self.SNAPSHOT_ID)
-            if volume is not None and snapshot is not None:
-                raise exception.ResourcePropertyConflict(self.VOLUME_ID, self.SNAPSHOT_ID)
-            if volume is None and snapshot is None:
-                raise exception.StackValidationFailed(
-                    message="Either volume_id or snapshot_id must be specified for device "
-                    f"mapping {device}"
-                )
-        boot_sources = [image]
-        for mapping in mappings_v2:
-            sources = (
-                mapping.get(self.VOLUME_ID),
-                mapping.get(self.SNAPSHOT_ID),
-                mapping.get(self.BDM_IMAGE),
-                mapping.get(self.SWAP_SIZE),
-                mapping.get(self.EPHEMERAL_SIZE) or mapping.get(self.EPHEMERAL_FORMAT),
-            )
-            if sources.count(None) < 4:
-                raise exception.ResourcePropertyConflict(
-                    self.VOLUME_ID,
-                    self.SNAPSHOT_ID,
-                    self.BDM_IMAGE,
-                    self.SWAP_SIZE,
-                    self.EPHEMERAL_SIZE,
-                    self.EPHEMERAL_FORMAT,
-                )
-            if sources.count(None) == 5:
-                raise exception.StackValidationFailed(
-                    message="Either volume_id, snapshot_id, image_id, swap_size, "
-                    "ephemeral_size or ephemeral_format must be specified."
-                )
-            if any(source is not None for source in sources[:3]) and mapping.get(
-                self.BOOT_INDEX
-            ) in (None, 0):
-                bootable = True
-                boot_sources.extend(sources[:3])
-        if not bootable:
-            raise exception.StackValidationFailed(
-                message=f"Neither image nor bootable volume is specified for instance {self.name}"
-            )
-        if mappings_v2 and len([source for source in boot_sources if source is not None]) != 1:
-            raise exception.StackValidationFailed(
-                message=f"Multiple bootable sources for instance {self.name}."
-            )
-
-    def validate_image_flavor(self, image: str, flavor: str) -> None:
-        glance = self.client_plugin("glance")
-        try:
-            found = glance.get_image(image)
-            flavor_found = self.nova().get_flavor(flavor)
-        except Exception as error:
-            # Either may be made by this same stack, later.
-            if self.nova().is_not_found(error) or glance.is_not_found(error):
-                return
-            raise
-        status = str(found["status"])
-        if status.lower() != "active":
-            raise exception.StackValidationFailed(
-                message=f"Image status is required to be active not {status}."
-            )
-        min_ram, min_disk = found.get("min_ram") or 0, found.get("min_disk") or 0
-        if flavor_found["ram"] < min_ram:
-            raise exception.StackValidationFailed(
-                message=f"Image {image} requires {min_ram} minimum ram. Flavor "
-                f"{flavor} has only {flavor_found['ram']}."
-            )
-        if flavor_found["disk"] < min_disk:
-            raise exception.StackValidationFailed(
-                message=f"Image {image} requires {min_disk} GB minimum disk space. "
-                f"Flavor {flavor} has only {flavor_found['disk']} GB."
-            )
-
-    # Creating
-
-    def server_name(self) -> str | None:
-        return self.properties[self.NAME] or self.physical_resource_name()
-
-    def user_data(self, properties: Any) -> str | None:
-        content = properties[self.USER_DATA]
-        user_data_format = properties[self.USER_DATA_FORMAT]
-        if user_data_format in (self.RAW, self.SOFTWARE_CONFIG) and _is_uuid_like(content):
-            content = self.stored_software_config(content)
-        cfn_url = None
-        if user_data_format == self.HEAT_CFNTOOLS:
-            cfn_url = self.cfn_metadata_server_url()
-        return server_user_data.build_user_data(
-            self.metadata_get(True) or {}, content, user_data_format, cfn_metadata_url=cfn_url
-        )
-
-    def stored_software_config(self, config_id: str) -> Any:
-        """The config of the software config with this id; the id itself when none is."""
-        from keel_app.engine.service import software_configs
-
-        try:
-            stored = software_configs.show_software_config(
-                self.context, self.stack.settings, self.stack.database, None, config_id=config_id
-            )
-        except exception.NotFound:
-            return config_id
-        return stored["config"]
-
-    def cfn_metadata_server_url(self) -> str:
-        url = self.context.clients.client_plugin("heat").get_heat_cfn_url()
-        if "/v1" not in url:
-            url += "/v1"
-        return url if url.endswith("/") else url + "/"
-
-    def boot_request(self) -> dict[str, Any]:
-        """The body of the boot request, as novaclient would send it."""
-        properties = self.properties
-        image = properties[self.IMAGE]
-        server: dict[str, Any] = {
-            "name": self.server_name(),
-            "imageRef": str(image) if image else "",
-            "flavorRef": str(properties[self.FLAVOR]),
-            "min_count": 1,
-            "max_count": 1,
-        }
-        user_data = self.user_data(properties)
-        if user_data:
-            server["user_data"] = base64.b64encode(user_data.encode()).decode()
-        if properties[self.METADATA]:
-            server["metadata"] = self.nova().meta_serialize(properties[self.METADATA])
-        if properties[self.RESERVATION_ID]:
-            server["return_reservation_id"] = properties[self.RESERVATION_ID]
-        if properties[self.KEY_NAME]:
-            server["key_name"] = properties[self.KEY_NAME]
-        if properties[self.CONFIG_DRIVE]:
-            server["config_drive"] = properties[self.CONFIG_DRIVE]
-        if properties[self.ADMIN_PASS]:
-            server["adminPass"] = properties[self.ADMIN_PASS]
-        security_groups = properties[self.SECURITY_GROUPS]
-        if security_groups:
-            server["security_groups"] = [{"name": group} for group in security_groups]
-        if properties[self.AVAILABILITY_ZONE]:
-            server["availability_zone"] = properties[self.AVAILABILITY_ZONE]
-        legacy_mappings = self.legacy_block_devices(properties[self.BLOCK_DEVICE_MAPPING])
-        mappings = self.block_devices(properties[self.BLOCK_DEVICE_MAPPING_V2])
-        if legacy_mappings:
-            server["block_device_mapping"] = legacy_mappings
-        elif mappings:
-            if image:
-                mappings.insert(
-                    0,
-                    {
-                        "uuid": image,
-                        "source_type": "image",
-                        "destination_type": "local",
-                        "boot_index": 0,
-                        "delete_on_termination": True,
-                    },
-                )
-            server["block_device_mapping_v2"] = mappings
-        nics = self.build_nics(properties[self.NETWORKS], security_groups)
-        if nics is None:
-            # novaclient's own refusal at Heat's microversion.
-            raise ValueError("nics are required after microversion 2.36")
-        server["networks"] = nics
-        if properties[self.DISK_CONFIG] is not None:
-            server["OS-DCF:diskConfig"] = properties[self.DISK_CONFIG]
-        body: dict[str, Any] = {"server": server}
-        hints = properties[self.SCHEDULER_HINTS]
-        if hints:
-            body["os:scheduler_hints"] = hints
-        return body
-
-    def legacy_block_devices(self, mappings: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
-        devices = []
-        for mapping in mappings or []:
-            device: dict[str, Any] = {"device_name": mapping[self.DEVICE_NAME]}
-            if mapping.get(self.SNAPSHOT_ID):
-                device["snapshot_id"] = mapping[self.SNAPSHOT_ID]
-            else:
-                device["volume_id"] = mapping.get(self.VOLUME_ID)
-            if mapping.get(self.VOLUME_SIZE):
-                device["volume_size"] = str(mapping[self.VOLUME_SIZE])
-            if mapping.get(self.DELETE_ON_TERMINATION):
-                device["delete_on_termination"] = str(mapping[self.DELETE_ON_TERMINATION])
-            devices.append(device)
-        return devices
-
-    def block_devices(self, mappings: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
-        devices = []
-        for mapping in mappings or []:
-            device: dict[str, Any] = {}
-            for key, source in (
-                (self.VOLUME_ID, "volume"),
-                (self.SNAPSHOT_ID, "snapshot"),
-                (self.BDM_IMAGE, "image"),
-            ):
-                if mapping.get(key):
-                    device = {
-                        "uuid": mapping[key],
-                        "source_type": source,
-                        "destination_type": "volume",
-                        "boot_index": 0,
-                        "delete_on_termination": False,
-                    }
-                    break
-            else:
-                if mapping.get(self.SWAP_SIZE):
-                    device = {
-                        "source_type": "blank",
-                        "destination_type": "local",
-                        "boot_index": -1,
-                        "delete_on_termination": True,
-                        "guest_format": "swap",
-                        "volume_size": mapping[self.SWAP_SIZE],
-                    }
-                elif mapping.get(self.EPHEMERAL_SIZE) or mapping.get(self.EPHEMERAL_FORMAT):
-                    device = {
-                        "source_type": "blank",
-                        "destination_type": "local",
-                        "boot_index": -1,
-                        "delete_on_termination": True,
-                    }
-                    if mapping.get(self.EPHEMERAL_SIZE):
-                        device["volume_size"] = mapping[self.EPHEMERAL_SIZE]
-                    if mapping.get(self.EPHEMERAL_FORMAT):
-                        device["guest_format"] = mapping[self.EPHEMERAL_FORMAT]
-            if mapping.get(self.DEVICE_NAME):
-                device[self.DEVICE_NAME] = mapping[self.DEVICE_NAME]
-            for key in self.BDM_V2_PASSED:
-                if mapping.get(key) is not None:
-                    device[key] = mapping[key]
-            if device:
-                devices.append(device)
-        return devices
-
     def handle_create(self) -> str:
         answer = self.nova().request("POST", "servers", self.boot_request())
         server_id = str(answer["server"]["id"])
@@ -687,17 +366,6 @@ OpenStack cloud.
             if self.nova().is_not_found(error):
                 raise exception.NotFound(f"Failed to find server {self.resource_id}") from None
             raise
-
-
-def _is_uuid_like(value: Any) -> bool:
-    """oslo's rule: a UUID in any of its spellings (braces, URN prefix, case, dashes)."""
-    import uuid
-
-    try:
-        spelled = value.replace("urn:", "").replace("uuid:", "").strip("{}").replace("-", "")
-        return str(uuid.UUID(value)).replace("-", "") == spelled.lower()
-    except (TypeError, ValueError, AttributeError):
-        return False
 
 
 RESOURCE_CLASSES = {"OS::Nova::Server": Server}
