@@ -21,7 +21,7 @@ from keel_app.engine.properties import TranslationRule
 from keel_app.resources.nova.base import NovaResource
 from keel_app.resources.nova.server_boot import ServerBoot
 from keel_app.resources.nova.server_network_updates import ServerNetworkUpdates
-from keel_app.resources.nova.server_networks import EXTERNAL_PORTS, ServerNetworks
+from keel_app.resources.nova.server_networks import EXTERNAL_PORTS, INTERNAL_PORTS, ServerNetworks
 from keel_app.resources.nova.server_schema import ATTRIBUTES_SCHEMA, PROPERTIES_SCHEMA
 from keel_app.resources.nova.server_snapshots import ServerSnapshots
 from keel_app.resources.nova.server_updates import ServerUpdates
@@ -297,6 +297,26 @@ OpenStack cloud.
             server = self.nova().request("GET", f"servers/{self.resource_id}")["server"]
             return server["status"] in ("ERROR", "DELETED", "SOFT_DELETED")
         return True
+
+    # Replacing
+
+    def prepare_for_replace(self) -> None:
+        """Give the ports up for the replacement (Heat detaches them all); a server in
+        ERROR only loses the ports the resource made."""
+        if self.resource_id is None:
+            return
+        nova = self.nova()
+        server = None
+        with nova.ignore_not_found():
+            server = nova.request("GET", f"servers/{self.resource_id}")["server"]
+        if server is None or server["status"] == "ERROR":
+            self.delete_internal_ports()
+            return
+        # Heat then waits for each detach, blocking; a step here cannot wait, so Nova
+        # finishes the detaches while the replacement is being made.
+        for port in [*self.ports(INTERNAL_PORTS), *self.ports(EXTERNAL_PORTS)]:
+            with nova.ignore_not_found():
+                nova.request("DELETE", f"servers/{self.resource_id}/os-interface/{port['id']}")
 
     # Deleting
 
