@@ -76,3 +76,30 @@ def test_a_parameter_naming_no_address_scope_is_refused(heat: Any) -> None:
         "traceback": None,
         "type": "StackValidationFailed",
     }
+
+
+def test_a_subnet_naming_no_segment_is_refused(heat: Any) -> None:
+    # neutron.segment is served by Heat's ``openstack`` client plugin (openstacksdk).
+    template = {
+        "heat_template_version": "2018-08-31",
+        "parameters": {"segment": {"type": "string"}},
+        "resources": {
+            "net": {"type": "OS::Neutron::Net"},
+            "subnet": {
+                "type": "OS::Neutron::Subnet",
+                "properties": {
+                    "network": {"get_resource": "net"},
+                    "cidr": "10.44.0.0/24",
+                    "segment": {"get_param": "segment"},
+                },
+            },
+        },
+    }
+    missing = f"no-such-segment-{uuid.uuid4().hex[:8]}"
+
+    assert refusal(heat, template, {"segment": missing}) == {
+        "message": "Property error: : resources.subnet.properties.segment: : Error validating "
+        f"value '{missing}': No Segment found for {missing}",
+        "traceback": None,
+        "type": "StackValidationFailed",
+    }

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from keel_app.clients import cinder_errors, nova_errors
+from keel_app.clients import cinder_errors, nova_errors, openstack_sdk
 from keel_app.clients.client_exception import EntityMatchNotFound, EntityUniqueMatchNotFound
 from keel_app.clients.neutron_errors import NeutronClientException
 from keel_app.common.exception import EntityNotFound
@@ -154,7 +154,9 @@ NeutronPortPairGroup = _neutron("port_pair_group", extension="sfc", finder=EXT_F
 NeutronQosPolicy = _neutron("policy", extension="qos")
 NeutronRouter = _neutron("router")
 NeutronSecurityGroup = _neutron("security_group")
-NeutronSegment = _service("openstack", "find_network_segment")
+NeutronSegment = _service(
+    "openstack", "find_network_segment", expected=openstack_sdk.NOT_FOUND_ERRORS
+)
 NeutronSubnet = _neutron("subnet")
 NeutronSubnetPool = _neutron("subnetpool")
 NeutronTapFlow = _neutron("tap_flow", extension="taas", finder=EXT_FINDER)
