@@ -123,12 +123,6 @@ def stacks(heat: Any, bootable_volume: Any) -> Iterator[list[str]]:
         wait_for_stack(heat, stack_id, "DELETE")
 
 
-def image_finder_missing() -> bool:
-    from keel_app.clients.glance import GlanceClientPlugin
-
-    return not hasattr(GlanceClientPlugin, "find_image_by_name_or_id")
-
-
 def public_key() -> str:
     key = ed25519.Ed25519PrivateKey.generate().public_key()
     return key.public_bytes(
@@ -335,9 +329,6 @@ def test_the_default_user_data_is_heat_cfntools_multipart_mime(
     delete_stack(heat, stack_id)
 
 
-@pytest.mark.skipif(
-    image_finder_missing(), reason="the glance client plugin cannot find images by name yet"
-)
 def test_a_server_booted_from_an_image_name_is_rebuilt_then_replaced(
     heat: Any,
     stacks: list[str],
