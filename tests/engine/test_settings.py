@@ -41,8 +41,19 @@ def test_defaults_are_heats() -> None:
             "region_name_for_services": None,
             "waitcondition_server_url": None,
         },
-        # Heat's [clients] endpoint_type, which [clients_swift] inherits.
-        "swift": {"endpoint_type": "public"},
+        # No service connection settings until heat.conf gives them (Heat's defaults
+        # then: public endpoints, certificates checked, 2 retries), and no caches.
+        "clients": {
+            "services": {},
+            "region_name_for_services": None,
+            "region_name_for_shared_services": None,
+            "shared_services_types": ("image", "volumev3"),
+            "connect_retries": 2,
+            "caches": {
+                name: {"region": None, "expiration_time": 600}
+                for name in ("constraint_validation", "resource_finder", "service_extension")
+            },
+        },
         "host": "engine-1",
         "engine_id": "e-1",
         # No resource type policy unless the engine's edge builds one from heat.conf.
