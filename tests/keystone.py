@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-KEYSTONE_REQUIREMENTS = ["keystone==30.0.0", "gunicorn==27.0.1"]
+KEYSTONE_REQUIREMENTS = ["keystone==30.0.0", "gunicorn==27.0.1", "PyMySQL>=1.1"]
 VENV = Path(os.environ.get("KEEL_KEYSTONE_VENV", "/var/tmp/openkeel-keystone"))
 _READY_MARK = VENV / ".openkeel-keystone-ready"
 
@@ -241,31 +241,33 @@ class Keystone:
 
 
 def ensure() -> None:
-    """Build Keystone's virtual environment unless a previous run did."""
-    if _READY_MARK.exists():
+    """Build Keystone's virtual environment unless a previous run built it as it is now."""
+    wanted = "\n".join(KEYSTONE_REQUIREMENTS) + "\n"
+    if _READY_MARK.exists() and _READY_MARK.read_text() == wanted:
         return
     VENV.parent.mkdir(parents=True, exist_ok=True)
     lock_path = VENV.parent / (VENV.name + ".lock")
     with open(lock_path, "w") as lock:
         # Several pytest processes may start at once; one builds, the others wait.
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if _READY_MARK.exists():
+        if _READY_MARK.exists() and _READY_MARK.read_text() == wanted:
             return
         if not (VENV / "bin" / "python").exists():
             subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
         subprocess.run(
             [str(VENV / "bin" / "pip"), "install", "-q", *KEYSTONE_REQUIREMENTS], check=True
         )
-        _READY_MARK.write_text("\n".join(KEYSTONE_REQUIREMENTS) + "\n")
+        _READY_MARK.write_text(wanted)
 
 
-def keystone_conf(directory: Path) -> str:
+def keystone_conf(directory: Path, database_url: str | None = None) -> str:
+    connection = database_url or f"sqlite:///{directory / 'keystone.sqlite'}"
     return textwrap.dedent(
         f"""\
         [DEFAULT]
         log_file = {directory / "keystone.log"}
         [database]
-        connection = sqlite:///{directory / "keystone.sqlite"}
+        connection = {connection}
         [token]
         provider = fernet
         [fernet_tokens]
@@ -339,12 +341,14 @@ def _stop(server: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def running(directory: Path) -> Iterator[Keystone]:
-    """A fresh Keystone in ``directory``, bootstrapped and set up for Heat; stopped after."""
+def running(directory: Path, database_url: str | None = None) -> Iterator[Keystone]:
+    """A fresh Keystone in ``directory``, bootstrapped and set up for Heat; stopped after.
+    Its database is SQLite in ``directory`` unless ``database_url`` names another (a
+    Keystone many services write to at once wants a server: SQLite's writers lock out)."""
     ensure()
     directory.mkdir(parents=True, exist_ok=True)
     conf_path = directory / "keystone.conf"
-    conf_path.write_text(keystone_conf(directory))
+    conf_path.write_text(keystone_conf(directory, database_url))
     (directory / f"{ENTRY_MODULE}.py").write_text(ENTRY_SOURCE)
     manage_log = directory / "keystone-manage.log"
     _manage(conf_path, manage_log, "db_sync")
