@@ -5,6 +5,7 @@ failed one is asked again, and nothing is cached unless [cache] enabled says so.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,27 @@ BACKENDS = {
 }
 
 
+# Every client a test made, whose cache connections are closed after it.
+MADE: list[OpenStackClients] = []
+
+
+@pytest.fixture(autouse=True)
+def closed_cache_connections() -> Iterator[None]:
+    yield
+    while MADE:
+        caches = MADE.pop().lookup_caches
+        region = caches.constraint_validation.region
+        if region is None:
+            continue
+        backend = region.backend
+        if hasattr(backend, "client"):  # memcached: this thread's client
+            backend.client.disconnect_all()
+        for name in ("writer_client", "reader_client"):  # Redis
+            client = getattr(backend, name, None)
+            if client is not None:
+                client.connection_pool.disconnect()
+
+
 def admin_clients(keystone: Keystone, tmp_path: Path, cache: str) -> OpenStackClients:
     path = tmp_path / "heat.conf"
     path.write_text(keystone.heat_conf() + f"\n[cache]\n{cache}")
@@ -40,6 +62,7 @@ def admin_clients(keystone: Keystone, tmp_path: Path, cache: str) -> OpenStackCl
     )
     clients = OpenStackClients(context, settings)
     context.clients = clients  # type: ignore[attr-defined]
+    MADE.append(clients)
     return clients
 
 
