@@ -133,6 +133,10 @@ def run_shape(heat: Any, member: Any, shape: str, count: int, boot: dict[str, st
     created = time.monotonic() - started
     assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
     made = held(member, shape, stack_name)
+    # A resource that went into an error state was deleted and made again (Heat's retries).
+    retries = sum(
+        1 for event in heat.events.list(stack_id) if event.resource_status == "CREATE_FAILED"
+    )
     started = time.monotonic()
     heat.stacks.delete(stack_id)
     wait_for_stack(heat, stack_id, "DELETE")
@@ -141,7 +145,8 @@ def run_shape(heat: Any, member: Any, shape: str, count: int, boot: dict[str, st
     for phase, seconds in (("create", created), ("delete", deleted)):
         print(
             f"{shape}:{count:<4} {phase:<6} {seconds:7.1f} s  {total / seconds:6.2f} res/s  "
-            f"{seconds / total:6.2f} s/res  (held after create: {made}, after delete: {left})",
+            f"{seconds / total:6.2f} s/res  (held after create: {made}, after delete: {left}; "
+            f"creates retried: {retries})",
             flush=True,
         )
 
