@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import openstack
 import openstack.connection
 import pytest
 from heatclient import client as heat_client
+from heatclient.exc import HTTPNotFound
 from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3
 
@@ -83,3 +85,30 @@ def physical_ids(heat: Any, stack_id: str) -> dict[str, str]:
         resource.resource_name: resource.physical_resource_id
         for resource in heat.resources.list(stack_id)
     }
+
+
+def unique(prefix: str) -> str:
+    """A name no other test (nor another run on the same cloud) uses."""
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def outputs(stack: Any) -> dict[str, Any]:
+    return {output["output_key"]: output["output_value"] for output in stack.outputs}
+
+
+def delete_stack(heat: Any, stack_id: str) -> None:
+    heat.stacks.delete(stack_id)
+    stack = wait_for_stack(heat, stack_id, "DELETE")
+    assert stack is None or stack.stack_status == "DELETE_COMPLETE", stack.stack_status_reason
+
+
+@pytest.fixture
+def stacks_left_behind(heat: Any) -> Iterator[None]:
+    """Deletes the stacks a failed test left (what they made goes with them)."""
+    before = {stack.id for stack in heat.stacks.list()}
+    yield
+    for stack in heat.stacks.list():
+        if stack.id not in before and stack.stack_status != "DELETE_COMPLETE":
+            with contextlib.suppress(HTTPNotFound):
+                heat.stacks.delete(stack.id)
+                wait_for_stack(heat, stack.id, "DELETE")

@@ -4,17 +4,17 @@ on update as Heat reconciles them, everything gone after delete, and Heat's refu
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import openstack.connection
 import pytest
-from heatclient.exc import HTTPBadRequest, HTTPNotFound
+from heatclient.exc import HTTPBadRequest
 
-from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
+from tests.cloud_scenarios.conftest import delete_stack, physical_ids, unique, wait_for_stack
+
+# What a failed test leaves is deleted after it.
+pytestmark = pytest.mark.usefixtures("stacks_left_behind")
 
 # A rule as compared here: what Neutron holds, less ids and bookkeeping.
 RULE_FIELDS = (
@@ -31,28 +31,6 @@ ALL_OUT = {
     ("egress", "IPv4", None, None, None, None, None),
     ("egress", "IPv6", None, None, None, None, None),
 }
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:8]}"
-
-
-@pytest.fixture(autouse=True)
-def stacks_left_behind(heat: Any) -> Iterator[None]:
-    """Deletes the stacks a failed test left (what they made goes with them)."""
-    before = {stack.id for stack in heat.stacks.list()}
-    yield
-    for stack in heat.stacks.list():
-        if stack.id not in before and stack.stack_status != "DELETE_COMPLETE":
-            with contextlib.suppress(HTTPNotFound):
-                heat.stacks.delete(stack.id)
-                wait_for_stack(heat, stack.id, "DELETE")
-
-
-def delete_stack(heat: Any, stack_id: str) -> None:
-    heat.stacks.delete(stack_id)
-    stack = wait_for_stack(heat, stack_id, "DELETE")
-    assert stack is None or stack.stack_status == "DELETE_COMPLETE", stack.stack_status_reason
 
 
 def rules(member: openstack.connection.Connection, group_id: str) -> set[tuple[Any, ...]]:

@@ -4,7 +4,6 @@ project uses refused as Heat refuses it."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,14 +14,10 @@ import pytest
 from tests.cloud import Cloud
 from tests.cloud_scenarios.admin import admin_connection
 from tests.cloud_scenarios.admin import admin_heat as heat_as_admin
-from tests.cloud_scenarios.conftest import wait_for_stack
+from tests.cloud_scenarios.conftest import unique, wait_for_stack
 from tests.keystone import ADMIN
 
 WAIT = 120
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:8]}"
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,6 @@ changed in place and deleted, and a volume retyped in place to a type of the sta
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,7 +15,7 @@ from heatclient.exc import HTTPBadRequest
 from tests.cloud import Cloud
 from tests.cloud_scenarios.admin import admin_connection
 from tests.cloud_scenarios.admin import admin_heat as heat_as_admin
-from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
+from tests.cloud_scenarios.conftest import physical_ids, unique, wait_for_stack
 from tests.keystone import ALICE, BOB
 
 
@@ -31,10 +30,6 @@ def admin_heat(cloud: Cloud, tmp_path_factory: pytest.TempPathFactory) -> Iterat
 def admin(cloud: Cloud) -> Iterator[openstack.connection.Connection]:
     with admin_connection(cloud) as connection:
         yield connection
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:8]}"
 
 
 def types_template(names: dict[str, str], specs: dict[str, str], volume_type: str) -> Any:

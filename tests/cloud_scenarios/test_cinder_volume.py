@@ -5,7 +5,6 @@ reports them."""
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import openstack.connection
@@ -13,15 +12,13 @@ import openstack.exceptions
 import pytest
 from heatclient.exc import HTTPBadRequest
 
-from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:8]}"
-
-
-def outputs(stack: Any) -> dict[str, Any]:
-    return {output["output_key"]: output["output_value"] for output in stack.outputs}
+from tests.cloud_scenarios.conftest import (
+    delete_stack,
+    outputs,
+    physical_ids,
+    unique,
+    wait_for_stack,
+)
 
 
 def volume_template(name: str, size: int, metadata: dict[str, str]) -> dict[str, Any]:
@@ -60,12 +57,6 @@ def volume_is_gone(member: openstack.connection.Connection, volume_id: str) -> b
     except openstack.exceptions.NotFoundException:
         return True
     return False
-
-
-def delete_stack(heat: Any, stack_id: str) -> None:
-    heat.stacks.delete(stack_id)
-    stack = wait_for_stack(heat, stack_id, "DELETE")
-    assert stack is None or stack.stack_status == "DELETE_COMPLETE", stack.stack_status_reason
 
 
 def test_a_volume_is_made_changed_in_place_extended_and_deleted(
@@ -199,11 +190,12 @@ def test_the_snapshot_deletion_policy_fails_without_a_backup_service(
     assert [(backup.volume_id, backup.status) for backup in made] == [(volume_id, "error")]
 
     # With the volume gone there is nothing to back up: the delete goes through.
-    member.block_storage.wait_for_status(
+    volume = member.block_storage.wait_for_status(
         member.block_storage.get_volume(volume_id), "available", wait=120
     )
-    member.block_storage.delete_volume(volume_id)
-    member.block_storage.wait_for_delete(member.block_storage.get_volume(volume_id), wait=120)
+    # The volume is read before it is deleted: it may be gone by the time it is asked for.
+    member.block_storage.delete_volume(volume)
+    member.block_storage.wait_for_delete(volume, wait=120)
     delete_stack(heat, stack_id)
 
 

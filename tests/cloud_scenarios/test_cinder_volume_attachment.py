@@ -5,7 +5,6 @@ needs it detached, and detached before its volumes are deleted."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,14 +13,10 @@ import openstack.connection
 import pytest
 
 from tests.cloud import Cloud
-from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
+from tests.cloud_scenarios.conftest import physical_ids, unique, wait_for_stack
 from tests.keystone import ADMIN
 
 WAIT = 180
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:8]}"
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ import functools
 import hashlib
 import http.server
 import threading
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ import openstack.exceptions
 import pytest
 from heatclient.exc import HTTPBadRequest, HTTPInternalServerError
 
-from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
+from tests.cloud_scenarios.conftest import physical_ids, unique, wait_for_stack
 
 IMAGE_DATA = b"\x00keel-web-image\x00" * 1024
 
@@ -36,10 +35,6 @@ def image_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield f"http://127.0.0.1:{server.server_address[1]}/disk.raw"
     server.shutdown()
     server.server_close()
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:8]}"
 
 
 def image_template(url: str, name: str, tags: list[str], extra: dict[str, str]) -> Any:

@@ -13,7 +13,7 @@ import pytest
 
 from tests.cloud import Cloud
 from tests.cloud_scenarios.admin import admin_connection, admin_heat
-from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
+from tests.cloud_scenarios.conftest import outputs, physical_ids, wait_for_stack
 
 
 @pytest.fixture(scope="module")
@@ -76,10 +76,6 @@ def projects_template(prefix: str) -> dict[str, Any]:
             for key in ("name", "parent_id", "domain_id", "enabled", "is_domain")
         },
     }
-
-
-def outputs(stack: Any) -> dict[str, Any]:
-    return {output["output_key"]: output["output_value"] for output in stack.outputs}
 
 
 def test_a_project_is_made_changed_in_place_replaced_and_deleted(

@@ -20,7 +20,7 @@ from keystoneauth1.identity import v3
 
 from tests.cloud import Cloud
 from tests.cloud_scenarios.admin import admin_connection, admin_heat
-from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
+from tests.cloud_scenarios.conftest import outputs, physical_ids, wait_for_stack
 
 PROJECT_A, PROJECT_B = "project-a", "project-b"
 
@@ -121,10 +121,6 @@ def users_template(prefix: str) -> dict[str, Any]:
             for key in ("name", "default_project_id", "domain_id", "enabled", "password_expires_at")
         },
     }
-
-
-def outputs(stack: Any) -> dict[str, Any]:
-    return {output["output_key"]: output["output_value"] for output in stack.outputs}
 
 
 def assignments(admin: openstack.connection.Connection, **actor: str) -> set[tuple[str, str, str]]:

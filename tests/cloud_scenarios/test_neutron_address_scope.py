@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import random
-import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -15,12 +14,8 @@ import pytest
 from heatclient.exc import HTTPBadRequest, HTTPNotFound
 
 from tests.cloud import Cloud
-from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
+from tests.cloud_scenarios.conftest import physical_ids, unique, wait_for_stack
 from tests.keystone import ADMIN, BOB
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:8]}"
 
 
 @pytest.fixture

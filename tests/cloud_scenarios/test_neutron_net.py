@@ -11,7 +11,7 @@ import pytest
 from heatclient.exc import HTTPBadRequest
 
 from tests.cloud import Cloud
-from tests.cloud_scenarios.conftest import alice_heat, physical_ids, wait_for_stack
+from tests.cloud_scenarios.conftest import alice_heat, outputs, physical_ids, wait_for_stack
 
 NETWORK = {
     "heat_template_version": "2018-08-31",
@@ -43,10 +43,6 @@ def heat(
     directory = tmp_path_factory.mktemp(f"net-{request.param}")
     with alice_heat(cloud, directory, request.param) as client:
         yield client
-
-
-def outputs(stack: Any) -> dict[str, Any]:
-    return {output["output_key"]: output["output_value"] for output in stack.outputs}
 
 
 def test_a_network_is_made_changed_in_place_and_deleted(

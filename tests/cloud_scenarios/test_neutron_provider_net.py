@@ -6,7 +6,6 @@ gone after delete."""
 from __future__ import annotations
 
 import contextlib
-import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -20,12 +19,8 @@ from keystoneauth1.identity import v3
 
 from tests.cli import distributed
 from tests.cloud import Cloud
-from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
+from tests.cloud_scenarios.conftest import physical_ids, unique, wait_for_stack
 from tests.keystone import ADMIN
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:8]}"
 
 
 @pytest.fixture(scope="module")

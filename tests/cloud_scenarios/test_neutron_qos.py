@@ -7,7 +7,6 @@ another policy replaced, refused as Neutron refuses, and gone after delete."""
 from __future__ import annotations
 
 import contextlib
-import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -17,11 +16,7 @@ from heatclient.exc import HTTPNotFound
 
 from tests.cloud import Cloud
 from tests.cloud_scenarios.admin import admin_connection, admin_heat
-from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+from tests.cloud_scenarios.conftest import physical_ids, unique, wait_for_stack
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ after delete, and the refusals reported as Heat reports them."""
 from __future__ import annotations
 
 import contextlib
-import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -14,7 +13,7 @@ import openstack.connection
 import pytest
 from heatclient.exc import HTTPBadRequest, HTTPNotFound
 
-from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
+from tests.cloud_scenarios.conftest import delete_stack, physical_ids, unique, wait_for_stack
 
 # A rule as compared here: what Neutron holds, less ids and bookkeeping.
 RULE_FIELDS = (
@@ -32,10 +31,6 @@ ALL_OUT = {
     ("egress", "IPv4", None, None, None, None, None, None),
     ("egress", "IPv6", None, None, None, None, None, None),
 }
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:8]}"
 
 
 def groups_template(ssh_from: str, web_rules: list[dict[str, Any]], rule_port: int) -> Any:
@@ -85,12 +80,6 @@ def rules_of(member: openstack.connection.Connection, group_id: str) -> dict[tup
         tuple(rule[field] for field in RULE_FIELDS): rule["id"]
         for rule in group.security_group_rules
     }
-
-
-def delete_stack(heat: Any, stack_id: str) -> None:
-    heat.stacks.delete(stack_id)
-    stack = wait_for_stack(heat, stack_id, "DELETE")
-    assert stack is None or stack.stack_status == "DELETE_COMPLETE", stack.stack_status_reason
 
 
 @pytest.fixture

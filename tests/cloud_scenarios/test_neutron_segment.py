@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import random
-import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -18,11 +17,7 @@ from heatclient.exc import HTTPBadRequest, HTTPNotFound
 
 from tests.cloud import Cloud
 from tests.cloud_scenarios.admin import admin_connection, admin_heat
-from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+from tests.cloud_scenarios.conftest import physical_ids, unique, wait_for_stack
 
 
 def free_vlan() -> int:

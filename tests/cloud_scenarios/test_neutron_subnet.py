@@ -4,21 +4,24 @@ decides; IPv6 modes; refusals before anything is made."""
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import openstack.connection
 import pytest
-from heatclient.exc import HTTPBadRequest, HTTPNotFound
+from heatclient.exc import HTTPBadRequest
 
-from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
+from tests.cloud_scenarios.conftest import (
+    delete_stack,
+    outputs,
+    physical_ids,
+    unique,
+    wait_for_stack,
+)
 
-
-def unique(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+# What a failed test leaves is deleted after it.
+pytestmark = pytest.mark.usefixtures("stacks_left_behind")
 
 
 def subnet_template(network_name: str) -> dict[str, Any]:
@@ -50,28 +53,6 @@ def subnet_template(network_name: str) -> dict[str, Any]:
             "pools": {"value": {"get_attr": ["subnet", "allocation_pools"]}},
         },
     }
-
-
-def outputs(stack: Any) -> dict[str, Any]:
-    return {output["output_key"]: output["output_value"] for output in stack.outputs}
-
-
-@pytest.fixture(autouse=True)
-def stacks_left_behind(heat: Any) -> Iterator[None]:
-    """Deletes the stacks a failed test left (what they made goes with them)."""
-    before = {stack.id for stack in heat.stacks.list()}
-    yield
-    for stack in heat.stacks.list():
-        if stack.id not in before and stack.stack_status != "DELETE_COMPLETE":
-            with contextlib.suppress(HTTPNotFound):
-                heat.stacks.delete(stack.id)
-                wait_for_stack(heat, stack.id, "DELETE")
-
-
-def delete_stack(heat: Any, stack_id: str) -> None:
-    heat.stacks.delete(stack_id)
-    stack = wait_for_stack(heat, stack_id, "DELETE")
-    assert stack is None or stack.stack_status == "DELETE_COMPLETE", stack.stack_status_reason
 
 
 def test_a_subnet_is_made_changed_in_place_replaced_and_deleted(

@@ -6,7 +6,6 @@ ports left to their own resources."""
 from __future__ import annotations
 
 import contextlib
-import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -14,11 +13,7 @@ import openstack.connection
 import pytest
 from heatclient.exc import HTTPNotFound
 
-from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+from tests.cloud_scenarios.conftest import physical_ids, unique, wait_for_stack
 
 
 @pytest.fixture

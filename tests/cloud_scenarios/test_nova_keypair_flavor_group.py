@@ -4,7 +4,6 @@ and Nova's refusals (and Heat's own) reported as Heat reports them."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,12 +18,14 @@ from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3
 
 from tests.cloud import Cloud
-from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
+from tests.cloud_scenarios.conftest import (
+    delete_stack,
+    outputs,
+    physical_ids,
+    unique,
+    wait_for_stack,
+)
 from tests.keystone import ADMIN, ALICE
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:8]}"
 
 
 def public_key() -> str:
@@ -32,10 +33,6 @@ def public_key() -> str:
     return key.public_bytes(
         serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH
     ).decode()
-
-
-def outputs(stack: Any) -> dict[str, Any]:
-    return {output["output_key"]: output["output_value"] for output in stack.outputs}
 
 
 @pytest.fixture(scope="module")
@@ -62,12 +59,6 @@ def admin(cloud: Cloud) -> Iterator[openstack.connection.Connection]:
     connection = openstack.connect(**cloud.auth(ADMIN))
     yield connection
     connection.close()
-
-
-def delete_stack(heat: Any, stack_id: str) -> None:
-    heat.stacks.delete(stack_id)
-    stack = wait_for_stack(heat, stack_id, "DELETE")
-    assert stack is None or stack.stack_status == "DELETE_COMPLETE", stack.stack_status_reason
 
 
 def test_a_key_pair_and_a_server_group_are_made_and_deleted(

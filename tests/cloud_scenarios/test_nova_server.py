@@ -7,7 +7,6 @@ deleted with its own ports; and the refusals Heat gives, given as Heat gives the
 from __future__ import annotations
 
 import base64
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,15 +18,13 @@ from cryptography.hazmat.primitives.asymmetric import ed25519
 from heatclient.exc import HTTPBadRequest, HTTPNotFound
 
 from tests.cloud import Cloud
-from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:8]}"
-
-
-def outputs(stack: Any) -> dict[str, Any]:
-    return {output["output_key"]: output["output_value"] for output in stack.outputs}
+from tests.cloud_scenarios.conftest import (
+    delete_stack,
+    outputs,
+    physical_ids,
+    unique,
+    wait_for_stack,
+)
 
 
 @pytest.fixture(scope="module")
@@ -175,12 +172,6 @@ def server_template(network: Any, subnet: Any) -> dict[str, Any]:
             "console": {"value": {"get_attr": ["server", "console_urls", "novnc"]}},
         },
     }
-
-
-def delete_stack(heat: Any, stack_id: str) -> None:
-    heat.stacks.delete(stack_id)
-    stack = wait_for_stack(heat, stack_id, "DELETE")
-    assert stack is None or stack.stack_status == "DELETE_COMPLETE", stack.stack_status_reason
 
 
 def test_a_server_boots_changes_in_place_and_goes_with_its_ports(

@@ -4,21 +4,12 @@ and refused deletion while they hold objects otherwise."""
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import openstack.connection
 import openstack.exceptions
 
-from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:8]}"
-
-
-def outputs(stack: Any) -> dict[str, Any]:
-    return {output["output_key"]: output["output_value"] for output in stack.outputs}
+from tests.cloud_scenarios.conftest import outputs, physical_ids, unique, wait_for_stack
 
 
 def container_headers(member: openstack.connection.Connection, name: str) -> dict[str, str]:
