@@ -336,20 +336,22 @@ class Resource(LifeCycle):
 
     # Clients (a stack's context has them when the deployment reaches a Keystone)
 
-    def client_plugin(self, name: str | None = None) -> Any:
-        """The client plugin ``name`` (else the type's own) of the stack's context."""
+    def _clients_for(self, name: str | None) -> tuple[Any, str]:
+        """The context's clients and the name asked for (else the type's own)."""
         client_name = name or self.default_client_name
         clients = getattr(self.context, "clients", None)
         if client_name is None or clients is None:
             raise ClientNotAvailable(client_name=client_name)
+        return clients, client_name
+
+    def client_plugin(self, name: str | None = None) -> Any:
+        """The client plugin ``name`` (else the type's own) of the stack's context."""
+        clients, client_name = self._clients_for(name)
         return clients.client_plugin(client_name)
 
     def client(self, name: str | None = None) -> Any:
         """The client of the plugin ``name`` (else of the type's own)."""
-        client_name = name or self.default_client_name
-        clients = getattr(self.context, "clients", None)
-        if client_name is None or clients is None:
-            raise ClientNotAvailable(client_name=client_name)
+        clients, client_name = self._clients_for(name)
         return clients.client(client_name)
 
     def validate_external(self) -> None:
