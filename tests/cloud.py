@@ -9,9 +9,11 @@ keystone)`` starts one cloud in ``directory`` against a given Keystone (tests/ke
 - the service users and the catalog (compute, placement, network, volumev3,
   block-storage, image, object-store) in region RegionOne;
 - placement, nova-api, neutron, cinder-api and glance-api as WSGI apps under gunicorn;
-  nova-conductor, nova-scheduler and nova-compute on the fake virt driver; cinder-scheduler
-  and cinder-volume on cinder's fake logging driver; a one-replica Swift (account,
-  container, object servers, and a proxy with Keystone auth and tempurl);
+  nova-conductor, nova-scheduler and nova-compute on the fake virt driver; cinder-scheduler,
+  cinder-volume on a driver of ours that keeps volumes as files
+  (tests/cloud_volume_driver.py) and cinder-backup with the POSIX backup driver; a
+  one-replica Swift (account, container, object servers, and a proxy with Keystone auth
+  and tempurl);
 - ports bound by a mechanism driver of ours (tests/cloud_binding_driver.py), which binds
   every port without an agent.
 

@@ -3,7 +3,10 @@
 Each function returns the text of one file for a :class:`Layout`: where the cloud lives,
 its ports, databases, message vhost and the Keystone it trusts. Only what differs from
 the services' defaults, or what a loopback cloud without agents or hypervisors needs, is
-written down. Quotas are unlimited: all the tests of a CI run share one cloud.
+written down. Quotas are unlimited: all the tests of a CI run share one cloud. Each
+service's database pools are kept small (oslo.db lets one process open 55 connections,
+and cinder-scheduler kept 80 open): the cloud shares the machine's MariaDB, whose 151
+connections the suite's own databases need too.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ REGION = "RegionOne"
 COMPUTE_HOST = "keel-compute"
 SERVICE_PASSWORD = "cloud-service-secret"
 SERVICE_USERS = ("nova", "neutron", "cinder", "glance", "swift", "placement")
+# tests/cloud_volume_driver.py, as tests/cloud_files.py installs it on cinder's path.
+VOLUME_DRIVER = "keel_cloud_volumes.FileVolumeDriver"
 SWIFT_HASH_SUFFIX = "openkeel-test-cloud"
 PROXY_PIPELINE = (
     "catch_errors gatekeeper healthcheck proxy-logging listing_formats tempurl"
@@ -98,6 +103,7 @@ def placement_conf(layout: Layout) -> str:
     return (
         "[DEFAULT]\nuse_stderr = true\n"
         f"[placement_database]\nconnection = {layout.database_url('placement')}\n"
+        "max_pool_size = 4\nmax_overflow = 8\n"
         "[api]\nauth_strategy = keystone\n" + _authtoken(layout, "placement")
     )
 
@@ -113,8 +119,12 @@ def nova_conf(layout: Layout, compute: bool = False) -> str:
             f"""\
             [api_database]
             connection = {layout.database_url("nova_api")}
+            max_pool_size = 4
+            max_overflow = 8
             [database]
             connection = {layout.database_url("nova")}
+            max_pool_size = 4
+            max_overflow = 8
             """
         )
     )
@@ -130,6 +140,8 @@ def nova_conf(layout: Layout, compute: bool = False) -> str:
             # No agent plugs a VIF on this cloud: nova does not wait for neutron's event.
             vif_plugging_is_fatal = false
             vif_plugging_timeout = 0
+            # One compute host: a flavor change (Heat's resize) stays on it.
+            allow_resize_to_same_host = true
             [api]
             auth_strategy = keystone
             [wsgi]
@@ -174,7 +186,7 @@ def neutron_conf(layout: Layout) -> str:
             f"""\
             bind_host = {HOST}
             core_plugin = ml2
-            service_plugins = router,qos,segments,trunk
+            service_plugins = router,qos,segments,trunk,port_forwarding,metering
             auth_strategy = keystone
             api_paste_config = {layout.venv / "etc" / "neutron" / "api-paste.ini"}
             notify_nova_on_port_status_changes = true
@@ -189,6 +201,8 @@ def neutron_conf(layout: Layout) -> str:
             quota_security_group_rule = -1
             [database]
             connection = {layout.database_url("neutron")}
+            max_pool_size = 4
+            max_overflow = 8
             [oslo_messaging_notifications]
             driver = noop
             """
@@ -222,6 +236,7 @@ def ml2_conf() -> str:
 
 
 def cinder_conf(layout: Layout) -> str:
+    cinder = layout.home("cinder")
     return (
         "[DEFAULT]\n"
         + _common(layout, "cinder")
@@ -238,11 +253,21 @@ def cinder_conf(layout: Layout) -> str:
             quota_gigabytes = -1
             quota_backups = -1
             quota_backup_gigabytes = -1
+            # cinder-backup keeps backups as files (it reads and writes volumes through
+            # the paths tests/cloud_volume_driver.py hands out).
+            backup_driver = cinder.backup.drivers.posix.PosixBackupDriver
+            backup_posix_path = {cinder / "backups"}
             [database]
             connection = {layout.database_url("cinder")}
+            max_pool_size = 4
+            max_overflow = 8
             [fake]
-            volume_driver = cinder.tests.fake_driver.FakeLoggingVolumeDriver
+            volume_driver = {VOLUME_DRIVER}
             volume_backend_name = fake
+            keel_volumes_directory = {cinder / "volumes"}
+            [privsep_osbrick]
+            # Root already, without sudo: os-brick's privileged daemon is started as is.
+            helper_command = {layout.venv / "bin" / "privsep-helper"}
             [oslo_messaging_notifications]
             driver = noop
             [coordination]
@@ -279,6 +304,8 @@ def glance_conf(layout: Layout) -> str:
             filesystem_store_datadir = {glance / "tasks"}
             [database]
             connection = {layout.database_url("glance")}
+            max_pool_size = 4
+            max_overflow = 8
             [paste_deploy]
             flavor = keystone
             config_file = {layout.venv / "etc" / "glance" / "glance-api-paste.ini"}

@@ -1,6 +1,6 @@
 """The test cloud's files in its directory: each service's configuration (texts from
 tests/cloud_config.py), the small programs that start the WSGI apps and Swift's servers,
-neutron's port binding driver, and Swift's rings."""
+neutron's port binding driver, cinder's volume driver, and Swift's rings."""
 
 from __future__ import annotations
 
@@ -14,11 +14,15 @@ from tests.cloud_processes import CloudStartError, clean_environment, run_logged
 
 # The gunicorn application module of a WSGI service: the services parse the process's
 # arguments as their own command line, so gunicorn's are replaced before the import.
+# Then the service's policy enforcer is built, before gunicorn hands the process any
+# request: neutron and cinder build it at the first request, and a request that comes
+# while another is building it finds no rules and is refused with a 403.
 WSGI_ENTRY = """\
 import sys
 
 sys.argv = [sys.argv[0], *{arguments!r}]
 from {module} import application  # noqa: E402,F401
+{policy_ready}
 """
 
 # Swift reads /etc/swift/swift.conf unless told otherwise; this runs a Swift server with
@@ -51,6 +55,11 @@ def write_configuration(layout: Layout) -> None:
     (neutron / "ml2_conf.ini").write_text(cloud_config.ml2_conf())
     _install_binding_driver(neutron / "plugin")
     (cinder / "cinder.conf").write_text(cloud_config.cinder_conf(layout))
+    (cinder / "plugin").mkdir(exist_ok=True)
+    shutil.copy(
+        Path(__file__).with_name("cloud_volume_driver.py"),
+        cinder / "plugin" / "keel_cloud_volumes.py",
+    )
     (glance / "glance-api.conf").write_text(cloud_config.glance_conf(layout))
     for store in ("images", "staging", "tasks"):
         (glance / store).mkdir(exist_ok=True)
@@ -60,15 +69,20 @@ def write_configuration(layout: Layout) -> None:
     for kind in ("account", "container", "object"):
         (swift / f"{kind}-server.conf").write_text(cloud_config.swift_server_conf(layout, kind))
     (swift / "devices" / "d1").mkdir(parents=True, exist_ok=True)
+    # Placement, nova and glance build their enforcer whole before they share it.
     entries = {
-        "placement": ("placement.wsgi.api", []),
-        "nova": ("nova.wsgi.osapi_compute", []),
-        "neutron": ("neutron.wsgi.api", []),
-        "cinder": ("cinder.wsgi.api", ["--config-file", str(cinder / "cinder.conf")]),
-        "glance": ("glance.wsgi.api", []),
+        "placement": ("placement.wsgi.api", [], ""),
+        "nova": ("nova.wsgi.osapi_compute", [], ""),
+        "neutron": ("neutron.wsgi.api", [], "from neutron import policy\npolicy.init()"),
+        "cinder": (
+            "cinder.wsgi.api",
+            ["--config-file", str(cinder / "cinder.conf")],
+            "from cinder import policy\npolicy.init()",
+        ),
+        "glance": ("glance.wsgi.api", [], ""),
     }
-    for service, (module, arguments) in entries.items():
-        entry = WSGI_ENTRY.format(module=module, arguments=arguments)
+    for service, (module, arguments, policy_ready) in entries.items():
+        entry = WSGI_ENTRY.format(module=module, arguments=arguments, policy_ready=policy_ready)
         (layout.home(service) / f"keel_{service}_entry.py").write_text(entry)
 
 
@@ -103,6 +117,8 @@ def service_environment(layout: Layout, service: str) -> dict[str, str]:
             "PYTHONPATH": str(layout.home(service) / "plugin"),
         },
         "glance": {"OS_GLANCE_CONFIG_DIR": home},
+        # cinder-volume loads tests/cloud_volume_driver.py from there.
+        "cinder": {"PYTHONPATH": str(layout.home(service) / "plugin")},
     }.get(service, {})
     return clean_environment(**extra)
 

@@ -28,6 +28,7 @@ DAEMONS = {  # process name -> (home, its configuration file there)
     "nova-compute": ("nova", "nova-compute.conf"),
     "cinder-scheduler": ("cinder", "cinder.conf"),
     "cinder-volume": ("cinder", "cinder.conf"),
+    "cinder-backup": ("cinder", "cinder.conf"),
 }
 
 
@@ -78,7 +79,7 @@ def start_daemons(layout: Layout, processes: ProcessGroup) -> None:
     for name, (home, config_file) in DAEMONS.items():
         conf = str(layout.home(home) / config_file)
         argv = [str(layout.venv / "bin" / name), "--config-file", conf]
-        processes.start(name, argv, clean_environment(), cwd=layout.home(home))
+        processes.start(name, argv, service_environment(layout, home), cwd=layout.home(home))
 
 
 def _get_json(url: str, token: str) -> Any:
@@ -125,7 +126,7 @@ def wait_for_everything(layout: Layout, processes: ProcessGroup, keystone: Keyst
         _services_up(
             layout.url("volume") + f"/v3/{admin_project}/os-services",
             keystone,
-            {"cinder-scheduler", "cinder-volume"},
+            {"cinder-scheduler", "cinder-volume", "cinder-backup"},
         ),
         START_TIMEOUT,
         "report its services up",

@@ -42,6 +42,7 @@ _READY_MARK = VENV / ".openkeel-keystone-ready"
 
 HOST = "127.0.0.1"
 REGION = "RegionOne"
+WORKERS = 3
 ADMIN_PASSWORD = "admin-secret"
 HEAT_SERVICE_PASSWORD = "heat-service-secret"
 HEAT_DOMAIN_ADMIN_PASSWORD = "heat-domain-secret"
@@ -268,6 +269,8 @@ def keystone_conf(directory: Path, database_url: str | None = None) -> str:
         log_file = {directory / "keystone.log"}
         [database]
         connection = {connection}
+        max_pool_size = 2
+        max_overflow = 6
         [token]
         provider = fernet
         [fernet_tokens]
@@ -366,10 +369,14 @@ def running(directory: Path, database_url: str | None = None) -> Iterator[Keysto
             str(directory),
             "--bind",
             f"{HOST}:0",
+            # Processes of one thread each: Keystone's auth context middleware keeps the
+            # token it validated on itself, shared by a process's threads, so that a
+            # request could take another's token (a project-scoped request was refused
+            # for a domain-scoped one's domain, a 403).
             "--workers",
-            "1",
+            str(WORKERS),
             "--threads",
-            "4",
+            "1",
             "--timeout",
             "120",
             "--no-control-socket",

@@ -45,14 +45,16 @@ def write_conf(
 ) -> Path:
     api_port, cfn_port = free_port(HOST), free_port(HOST)
     # The catalog's Heat endpoints name other ports: the URLs handed to servers (signal
-    # URLs, wait condition endpoints) are configured, as a deployment outside the
-    # catalog configures them.
+    # URLs, wait condition and metadata endpoints) are configured, as a deployment
+    # outside the catalog configures them.
     own_defaults = (
         f"auth_encryption_key = {fleet.ENCRYPTION_KEY}\n"
         f"transport_url = rabbit://{vhost_url.partition('://')[2]}\n"
         "periodic_interval = 1\n"
         f"heat_waitcondition_server_url = http://{HOST}:{cfn_port}/v1/waitcondition\n"
-        f"{defaults}"
+        f"heat_metadata_server_url = http://{HOST}:{cfn_port}\n"
+        # A caller's last line may come without its newline.
+        + (f"{defaults.rstrip()}\n" if defaults.strip() else "")
     )
     text = keystone.heat_conf().replace("[DEFAULT]\n", f"[DEFAULT]\n{own_defaults}", 1)
     text = text.replace("[keystone_authtoken]\n", f"[keystone_authtoken]\n{authtoken}", 1)
@@ -147,10 +149,13 @@ def behind_keystone(
     defaults: str = "",
     authtoken: str = "",
     backend: str = "mysql",
+    workers: int = 1,
+    concurrency: int = 4,
 ) -> Iterator[tuple[Credentials, Credentials]]:
     """The deployment running; the credentials of a project member, and of the admin.
     ``defaults`` and ``authtoken`` are lines added to heat.conf's [DEFAULT] and
-    [keystone_authtoken] sections; ``backend`` is the database's (mysql, sqlite...)."""
+    [keystone_authtoken] sections; ``backend`` is the database's (mysql, sqlite...);
+    ``workers`` keel-workers of ``concurrency`` threads each."""
     with (
         fleet.rabbit_vhost() as vhost_url,
         fleet.broker(vhost_url),
@@ -158,8 +163,8 @@ def behind_keystone(
     ):
         migrated_database(database_url).dispose()
         conf_path = write_conf(directory, keystone, database_url, vhost_url, defaults, authtoken)
-        workers = fleet.Fleet(conf_path, vhost_url, directory)
-        workers.start(1)
+        workers_fleet = fleet.Fleet(conf_path, vhost_url, directory)
+        workers_fleet.start(workers, concurrency)
         port = api_port(conf_path)
         with open(directory / "keel-api.log", "wb") as log:
             api = subprocess.Popen(
@@ -180,4 +185,4 @@ def behind_keystone(
                 unregister_endpoint(keystone, region)
             api.terminate()
             api.wait(timeout=30)
-            workers.stop()
+            workers_fleet.stop()

@@ -107,12 +107,19 @@ def test_a_create_moves_the_step_and_statement_counts(all_in_one: tuple[str, int
 
     create(base, "counted", none_stack(30))
     wait_for(completed(base, "counted"))
-    after = scrape(metrics_port)
+    # The step that completes the stack is counted when it returns, a moment after the
+    # stack shows COMPLETE: scrape until it is.
+    after: Samples = {}
 
     def moved(name: str, **labels: str) -> float:
         return value(after, name, **labels) - value(before, name, **labels)
 
-    assert moved("keel_resource_steps_total", outcome="done") >= 30
+    def steps_counted() -> bool:
+        after.clear()
+        after.update(scrape(metrics_port))
+        return moved("keel_resource_steps_total", outcome="done") >= 30
+
+    wait_for(steps_counted, timeout=10)
     assert moved("keel_resource_step_seconds_count") >= 30
     assert moved("keel_database_statements_total", verb="INSERT") >= 60
     assert moved("keel_database_statements_total", verb="SELECT") > 0

@@ -82,6 +82,16 @@ def running_flower(vhost_url: str, directory: Path) -> Iterator[str]:
         process.wait(timeout=30)
 
 
+def wait_until_flower_hears_a_worker(flower: str, timeout: float = 30) -> None:
+    """Return once Flower's event receiver has heard a worker (its online event or a
+    heartbeat). Flower answers HTTP before that receiver consumes, and a task whose
+    task-received event went by unheard is listed without a name."""
+    deadline = time.monotonic() + timeout
+    while not _get(f"{flower}/workers?json=1")["data"]:
+        assert time.monotonic() < deadline, "Flower heard no worker"
+        time.sleep(0.2)
+
+
 @pytest.fixture
 def flower(vhost_url: str, tmp_path: Path) -> Iterator[str]:
     with running_flower(vhost_url, tmp_path) as base:
@@ -93,6 +103,7 @@ def test_flower_lists_the_steps_with_sealed_credentials_only(
     flower, workers, fleet_database, api_settings, dispatcher, context
 ) -> None:
     workers.start(1)
+    wait_until_flower_hears_a_worker(flower)
     context.password = PASSWORD
     service.create_stack(
         context,
@@ -132,6 +143,7 @@ def test_flower_shows_an_engine_calls_method_but_not_its_secrets(
     flower, workers, api_settings, context
 ) -> None:
     workers.start(1)
+    wait_until_flower_hears_a_worker(flower)
     client = engine_client(api_settings.auth_encryption_key, timeout=60)
     client.create_stack(
         context,
@@ -173,6 +185,7 @@ def test_flower_joining_a_fleet_started_from_heat_conf_lists_its_redacted_tasks(
     try:
         # Flower comes to a fleet that is already running, as an operator adds it.
         with running_flower(vhost_url, tmp_path) as flower:
+            wait_until_flower_hears_a_worker(flower)
             context.password = PASSWORD
             client = engine_client(api_settings.auth_encryption_key, timeout=60)
             client.create_stack(
