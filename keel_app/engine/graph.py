@@ -191,6 +191,11 @@ class Dependencies:
     def graph(self, reverse: bool = False) -> Graph:
         return self._graph.reverse_copy() if reverse else self._graph.copy()
 
+    def nodes(self) -> Graph:
+        """Keys to this graph's own nodes, for readers: a new mapping of the same nodes,
+        where ``graph()`` copies every node (twice the memory of a large graph)."""
+        return Graph(self._graph)
+
     def __iter__(self) -> Iterator[Hashable]:
         """Required keys before the keys that require them."""
         return Graph.toposort(self.graph())

@@ -158,7 +158,12 @@ def _create_engine(
         options.update(pool_recycle=pool_recycle, pool_size=pool_size, max_overflow=max_overflow)
         if pool_timeout is not None:
             options["pool_timeout"] = pool_timeout
+    if backend == "mysql":
+        # Reset by ``_roll_back_open_transactions`` instead.
+        options["pool_reset_on_return"] = None
     engine = sa.create_engine(url, **options)
+    if backend == "mysql":
+        _roll_back_open_transactions(engine)
     _ping_idle_connections(engine, PING_AFTER_IDLE)
     _count_statements(engine)
     if backend == "sqlite":
@@ -201,6 +206,41 @@ def _ping_idle_connections(engine: sa.Engine, idle: float) -> None:
         except engine.dialect.loaded_dbapi.Error as error:
             # The pool discards the connection and checks out another.
             raise exc.DisconnectionError(f"connection found dead: {error}") from error
+
+
+def _roll_back_open_transactions(engine: sa.Engine) -> None:
+    """Roll a connection back when it goes back to the pool only if a transaction may be
+    open on it.
+
+    The pool's own reset rolls back every connection it is given back, even one whose
+    transaction has just committed: one more round trip after each of a step's commits.
+    A connection is marked open when it is taken from the pool and when a transaction
+    begins on it, and closed when one commits or rolls back: one used outside the
+    Connection's transactions (a raw DBAPI connection) is rolled back, as the pool would.
+    """
+
+    @event.listens_for(engine, "checkout")
+    def _taken(_dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        record.info[_TRANSACTION_OPEN] = True
+
+    @event.listens_for(engine, "begin")
+    def _began(connection: sa.Connection) -> None:
+        connection.info[_TRANSACTION_OPEN] = True
+
+    @event.listens_for(engine, "commit")
+    @event.listens_for(engine, "rollback")
+    def _ended(connection: sa.Connection) -> None:
+        connection.info[_TRANSACTION_OPEN] = False
+
+    @event.listens_for(engine, "reset")
+    def _reset(dbapi_connection: Any, record: Any, state: Any) -> None:
+        if state.terminate_only or record is None:
+            return
+        if record.info.get(_TRANSACTION_OPEN, True):
+            dbapi_connection.rollback()
+
+
+_TRANSACTION_OPEN = "keel_transaction_open"
 
 
 def _configure_sqlite(engine: sa.Engine, synchronous: bool) -> None:

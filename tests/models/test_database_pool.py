@@ -66,3 +66,53 @@ def test_a_connection_the_server_closed_while_idle_is_replaced(database: Databas
     time.sleep(database_module.PING_AFTER_IDLE + 0.2)
     second = _connection_id(database)
     assert second != first
+
+
+@pytest.fixture
+def mysql_database(tmp_path: Path) -> Iterator[Database]:
+    with databases.fresh_database("mysql", tmp_path) as url:
+        database = Database(url, pool_size=1)
+        yield database
+        database.dispose()
+
+
+def _session_rollbacks(database: Database) -> int:
+    """The rollbacks the server counted on the pool's one connection so far."""
+    with database.transaction() as session:
+        row = session.execute(sa.text("SHOW SESSION STATUS LIKE 'Com_rollback'")).one()
+    return int(row[1])
+
+
+def test_a_connection_whose_transaction_committed_goes_back_without_a_rollback(
+    mysql_database: Database,
+) -> None:
+    connection_id = _connection_id(mysql_database)
+    before = _session_rollbacks(mysql_database)
+    for _ in range(3):
+        assert _connection_id(mysql_database) == connection_id
+    assert _session_rollbacks(mysql_database) == before
+
+
+def test_a_connection_given_back_inside_a_transaction_is_rolled_back(
+    mysql_database: Database,
+) -> None:
+    with mysql_database.engine.begin() as connection:
+        connection.execute(sa.text("CREATE TABLE scratch (id INTEGER PRIMARY KEY)"))
+    raw = mysql_database.engine.raw_connection()
+    cursor = raw.cursor()
+    cursor.execute("INSERT INTO scratch (id) VALUES (1)")
+    cursor.close()
+    # Given back with the insert neither committed nor rolled back.
+    raw.close()
+    with mysql_database.transaction() as session:
+        assert session.execute(sa.text("SELECT COUNT(*) FROM scratch")).scalar_one() == 0
+
+
+def test_a_session_given_back_after_an_error_is_rolled_back(mysql_database: Database) -> None:
+    with mysql_database.engine.begin() as connection:
+        connection.execute(sa.text("CREATE TABLE scratch (id INTEGER PRIMARY KEY)"))
+    with pytest.raises(RuntimeError), mysql_database.transaction() as session:
+        session.execute(sa.text("INSERT INTO scratch (id) VALUES (1)"))
+        raise RuntimeError("the block failed")
+    with mysql_database.transaction() as session:
+        assert session.execute(sa.text("SELECT COUNT(*) FROM scratch")).scalar_one() == 0

@@ -1,7 +1,13 @@
-"""A small thread-safe cache that forgets the least recently used entry when full.
+"""A small thread-safe cache that forgets the least recently used entries when full.
 
 Steps of one traversal share what never changes once written (a template version, a
 traversal's graph); the worker threads of a process share one of these per kind.
+
+"Full" is counted in entries and, when the cache is given a ``weigh`` function, in the
+total weight of its values: the values of one kind differ in size by orders of magnitude
+(the graph of a 10,000-resource stack against one of 3), and a cache of 64 large graphs
+would keep a worker's memory growing with every large stack it has seen. The newest
+entry always stays, whatever it weighs: the steps that built it are about to use it.
 """
 
 from __future__ import annotations
@@ -15,9 +21,17 @@ Value = TypeVar("Value")
 
 
 class BoundedCache(Generic[Value]):
-    def __init__(self, size: int):
+    def __init__(
+        self,
+        size: int,
+        capacity: int | None = None,
+        weigh: Callable[[Value], int] | None = None,
+    ):
         self.size = size
-        self._entries: OrderedDict[Hashable, Value] = OrderedDict()
+        self.capacity = capacity
+        self._weigh = weigh
+        self._entries: OrderedDict[Hashable, tuple[Value, int]] = OrderedDict()
+        self._weight = 0
         self._lock = threading.Lock()
 
     def get_or_build(self, key: Hashable, build: Callable[[], Value]) -> Value:
@@ -25,10 +39,34 @@ class BoundedCache(Generic[Value]):
         with self._lock:
             if key in self._entries:
                 self._entries.move_to_end(key)
-                return self._entries[key]
+                return self._entries[key][0]
         value = build()
+        weight = self._weigh(value) if self._weigh is not None else 0
         with self._lock:
-            self._entries[key] = value
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+            self._remove(key)
+            self._entries[key] = (value, weight)
+            self._weight += weight
+            while len(self._entries) > 1 and (
+                len(self._entries) > self.size
+                or (self.capacity is not None and self._weight > self.capacity)
+            ):
+                self._remove(next(iter(self._entries)))
         return value
+
+    def discard(self, matches: Callable[[Hashable], bool]) -> None:
+        """Forget the entries whose keys ``matches``: what no step will ask for again."""
+        with self._lock:
+            for key in [key for key in self._entries if matches(key)]:
+                self._remove(key)
+
+    @property
+    def weight(self) -> int:
+        return self._weight
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def _remove(self, key: Hashable) -> None:
+        entry = self._entries.pop(key, None)
+        if entry is not None:
+            self._weight -= entry[1]

@@ -22,6 +22,7 @@ from keel_app.engine.convergence import stack_snapshots, sync_point
 from keel_app.engine.convergence.runtime import (
     ADMIN,
     ConvergenceStack,
+    forget_template,
     load_template,
     store_template,
 )
@@ -30,6 +31,7 @@ from keel_app.engine.convergence.traversal_graph import (
     ConvergenceNode,
     compute_dependencies,
     edges_document,
+    forget_traversal_graphs,
 )
 from keel_app.engine.dispatch import Dispatcher
 from keel_app.engine.resource.operations import STACK_OPERATIONS
@@ -195,6 +197,9 @@ def _start_traversal(
     )
     current_ids.update((row.name, row.id) for row in new_rows)
     graph = compute_dependencies(template_graph, current_ids, existing)
+    # The rows of a large stack weigh megabytes: let them go before the sync points are
+    # made, so that the two are never in memory at once.
+    del existing, rows_named, new_rows
     if stack.action == stack.DELETE:
         # Each snapshot of the stack is deleted beside the resources, on its own.
         for snapshot_id in stack_snapshots.snapshot_ids(stack.database, stack.id):
@@ -408,7 +413,10 @@ def purge_db(stack: ConvergenceStack) -> None:
         _delete_template_if_unused(stack, previous_template_id)
     assert expected is not None
     sync_point.delete_all(stack.database, stack.id, expected)
+    # No step of the traversal is to come: its graph (a large stack's is megabytes) goes.
+    forget_traversal_graphs(stack.id)
     if (stack.action, stack.status) == (stack.DELETE, stack.COMPLETE):
+        forget_template(stack.database, stack.t.id)
         if not stack.owner_id:
             # The trust and stored credentials end with the stack, as in Heat.
             keystone_credentials.delete_stored(
@@ -450,3 +458,5 @@ def _delete_template_if_unused(stack: ConvergenceStack, template_id: int) -> Non
         ).first()
         if used is None:
             session.execute(sa.delete(RawTemplate).where(RawTemplate.id == template_id))
+    if used is None:
+        forget_template(stack.database, template_id)

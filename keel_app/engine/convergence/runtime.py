@@ -24,7 +24,7 @@ from keel_app.clients import engine_clients
 from keel_app.common.identifier import HeatIdentifier
 from keel_app.engine import notification
 from keel_app.engine.convergence.bounded_cache import BoundedCache
-from keel_app.engine.graph import Dependencies
+from keel_app.engine.graph import Dependencies, Graph, Node
 from keel_app.engine.resource import Resource
 from keel_app.engine.settings import EngineSettings
 from keel_app.engine.stack import template_store
@@ -53,6 +53,10 @@ _UNREAD = object()
 
 
 _TEMPLATES_PER_DATABASE = 16
+# Templates are weighed by their resources (and files): a database's cache keeps a few
+# large templates or many small ones. An update's steps use two versions (the new one,
+# and the old one for what it deletes): room for those of two 10,000-resource stacks.
+TEMPLATE_RESOURCES_CACHED = 40000
 _templates: weakref.WeakKeyDictionary[Database, BoundedCache[Template]] = (
     weakref.WeakKeyDictionary()
 )
@@ -69,7 +73,9 @@ def load_template(database: Database, template_id: int, settings: EngineSettings
     with _templates_lock:
         cache = _templates.get(database)
         if cache is None:
-            cache = _templates[database] = BoundedCache(_TEMPLATES_PER_DATABASE)
+            cache = _templates[database] = BoundedCache(
+                _TEMPLATES_PER_DATABASE, capacity=TEMPLATE_RESOURCES_CACHED, weigh=_template_weight
+            )
     return cache.get_or_build(
         (template_id, settings.auth_encryption_key),
         lambda: template_store.load_template(
@@ -79,6 +85,20 @@ def load_template(database: Database, template_id: int, settings: EngineSettings
             encryption_key=settings.auth_encryption_key,
         ),
     )
+
+
+def _template_weight(template: Template) -> int:
+    document = template.t if isinstance(template.t, Mapping) else {}
+    resources = document.get("resources") or document.get("Resources") or {}
+    return 1 + (len(resources) if isinstance(resources, Mapping) else 0) + len(template.files or {})
+
+
+def forget_template(database: Database, template_id: int | None) -> None:
+    """Drop a template version from the cache: it was deleted, or its stack was."""
+    with _templates_lock:
+        cache = _templates.get(database)
+    if cache is not None and template_id is not None:
+        cache.discard(lambda key: key[0] == template_id)  # type: ignore[index]
 
 
 def store_template(database: Database, template: Template, settings: EngineSettings) -> int:
@@ -100,18 +120,29 @@ def _current_deps_read(row: Any) -> Any:
 
 class _EdgesByName:
     """What ``Resource.add_dependencies`` adds (resource, resource) edges to, kept as
-    edges between the resources' names."""
+    edges between the resources' names; ``graph()`` reads them back by resource, as a
+    type reads Heat's graph (what a floating IP's ports already require)."""
 
-    def __init__(self, graph: Dependencies) -> None:
-        self.graph = graph
+    def __init__(self, names: Dependencies, resources: Mapping[str, Any]) -> None:
+        self.names = names
+        self.resources = resources
 
     def __iadd__(self, edge: tuple[Any, Any]) -> _EdgesByName:
         requirer, required = edge
-        self.graph += (
+        self.names += (
             getattr(requirer, "name", requirer),
             None if required is None else getattr(required, "name", required),
         )
         return self
+
+    def graph(self) -> Graph:
+        by_resource = Graph()
+        for name, node in self.names.graph().items():
+            if name in self.resources:
+                by_resource[self.resources[name]] = Node(
+                    {self.resources[key] for key in node if key in self.resources}
+                )
+        return by_resource
 
 
 class ConvergenceStack:
@@ -289,7 +320,7 @@ class ConvergenceStack:
             for required in resource.t.dependencies(self):
                 graph += resource.name, required.name
             graph += resource.name, None
-        by_name = _EdgesByName(graph)
+        by_name = _EdgesByName(graph, self.resources)
         for resource in self.resources.values():
             try:
                 resource.add_dependencies(by_name)

@@ -37,13 +37,15 @@ def str_pack_tuple(values: Iterable[Any]) -> str:
 
 
 # The keys of resource nodes, by far the most common: read without a Python parser.
-_RESOURCE_NODE_KEY = re.compile(r"tuple:\((\d+), (True|False)\)")
+# Heat's graph nodes are (id, is_update) or, with their type, (id, is_update, 'resource').
+_RESOURCE_NODE_KEY = re.compile(r"tuple:\((\d+), (True|False)(?:, '(\w+)')?\)")
 
 
 def _str_unpack_tuple(text: str) -> Any:
     match = _RESOURCE_NODE_KEY.fullmatch(text)
     if match is not None:
-        return (int(match.group(1)), match.group(2) == "True")
+        node = (int(match.group(1)), match.group(2) == "True")
+        return node if match.group(3) is None else (*node, match.group(3))
     return ast.literal_eval(text[text.index(":") + 1 :])
 
 
@@ -98,17 +100,8 @@ def create_all(
     """The empty sync points of a traversal's nodes, (entity id, is_update) each."""
     sync_points.create_sync_points(
         database,
-        [
-            {
-                "entity_id": entity_id,
-                "traversal_id": traversal_id,
-                "is_update": is_update,
-                "atomic_key": 0,
-                "stack_id": stack_id,
-                "input_data": {},
-            }
-            for entity_id, is_update in nodes
-        ],
+        nodes,
+        {"traversal_id": traversal_id, "atomic_key": 0, "stack_id": stack_id, "input_data": {}},
     )
 
 
@@ -132,8 +125,12 @@ def update_sync_point(
     new_data: Mapping[Any, Any] | None,
     new_resource_failures: Mapping[str, str] | None = None,
     is_skip: bool = False,
+    expect_first: bool = False,
+    expect_stored: tuple[int, Any] | None = None,
 ) -> tuple[dict[str, Any], dict[str, str], bool]:
-    """Merge one predecessor's data into the sync point.
+    """Merge one predecessor's data into the sync point (``expect_first``: likely the
+    first merge into it; ``expect_stored``: what is likely stored already; see
+    ``sync_points.merge_sync_point``).
 
     Returns (all inputs so far in their stored form, failures so far, skip propagate).
     EntityNotFound means the sync point is gone: the traversal was superseded and
@@ -161,11 +158,54 @@ def update_sync_point(
         stored = serialize_extra_data(extra_data) if extra_data else None
         return {"input_data": inputs}, stored
 
-    merged = sync_points.merge_sync_point(database, entity_id, current_traversal, is_update, merge)
+    merged = sync_points.merge_sync_point(
+        database, entity_id, current_traversal, is_update, merge, expect_first, expect_stored
+    )
     if merged is None:
         key = (str(entity_id), current_traversal, is_update)
         raise exception.EntityNotFound(entity="Sync Point", name=key)
     return outcome["inputs"], outcome["failures"], outcome["skip"]
+
+
+def _expects_first(
+    entity_id: Any, is_update: bool, predecessors: set[Any], new_data: Mapping[Any, Any] | None
+) -> bool:
+    """Whether this merge is likely the first into the sync point: a node with one
+    predecessor hears from it once; a cleanup node hears from its own resource's update
+    first, as whatever else it waits for (the cleanups of the resources that depend on
+    it) comes after their updates, and so after this one."""
+    if len(predecessors) == 1:
+        return True
+    # Senders are graph nodes: (resource id, is_update, node type).
+    return not is_update and any(
+        tuple(sender[:2]) == (entity_id, True) for sender in new_data or ()
+    )
+
+
+def _expected_stored(
+    entity_id: Any,
+    is_update: bool,
+    predecessors: set[Any],
+    new_data: Mapping[Any, Any] | None,
+    new_resource_failures: Mapping[str, str] | None,
+    is_skip: bool,
+) -> tuple[int, Any] | None:
+    """What a cleanup node's sync point likely holds when the last of its two
+    predecessors reports: the merge of its own resource's update, which is always None
+    (a node sends no data to a node of its own resource). Other senders' values depend
+    on their rows (a replacement's id), so no other sync point is guessed."""
+    if is_update or new_resource_failures or is_skip or not new_data or len(new_data) != 1:
+        return None
+    (sender,) = new_data
+    others = [node for node in predecessors if tuple(node) != tuple(sender)]
+    if len(others) != 1 or tuple(others[0])[:2] != (_entity_key(entity_id), True):
+        return None
+    return 1, {"input_data": {str_pack_tuple(others[0]): None}}
+
+
+def _entity_key(entity_id: Any) -> Any:
+    # Resource ids travel as integers; a sync point's entity id column holds their text.
+    return int(entity_id) if isinstance(entity_id, str) and entity_id.isdigit() else entity_id
 
 
 def sync(
@@ -188,6 +228,10 @@ def sync(
         new_data,
         new_resource_failures,
         is_skip=is_skip,
+        expect_first=_expects_first(entity_id, is_update, predecessors, new_data),
+        expect_stored=_expected_stored(
+            entity_id, is_update, predecessors, new_data, new_resource_failures, is_skip
+        ),
     )
     key = make_key(entity_id, current_traversal, is_update)
     # Fewer inputs than predecessors: some are still to come (no need to read them).

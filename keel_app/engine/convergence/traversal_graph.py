@@ -75,11 +75,18 @@ def edges_document(graph: Dependencies) -> dict[str, list[list[Any]]]:
 
 def from_edges_document(document: Mapping[str, Any] | None) -> Dependencies:
     edges = (document or {}).get("edges", [])
+    # A node appears in as many edges as it has neighbours: one object for all of them.
+    known: dict[tuple[Any, ...], ConvergenceNode] = {}
+
+    def node(values: list[Any]) -> ConvergenceNode:
+        key = tuple(values)
+        found = known.get(key)
+        if found is None:
+            found = known[key] = ConvergenceNode.from_tuple(key)
+        return found
+
     return Dependencies(
-        (
-            ConvergenceNode.from_tuple(requirer),
-            ConvergenceNode.from_tuple(required) if required is not None else None,
-        )
+        (node(requirer), node(required) if required is not None else None)
         for requirer, required in edges
     )
 
@@ -92,7 +99,14 @@ class TraversalGraph(NamedTuple):
     roots: frozenset[Any]
 
 
-_graphs: BoundedCache[TraversalGraph] = BoundedCache(64)
+# Graphs are weighed by their nodes (about 700 bytes each here): a process keeps the
+# graphs of a few large stacks or of many small ones, not 64 of any size. Room for the
+# update traversals of three 10,000-resource stacks in flight at once: a graph evicted
+# while its steps go on is parsed again by every step.
+GRAPH_NODES_CACHED = 60000
+_graphs: BoundedCache[TraversalGraph] = BoundedCache(
+    64, capacity=GRAPH_NODES_CACHED, weigh=lambda graph: len(graph.nodes)
+)
 
 
 def traversal_graph(
@@ -107,6 +121,14 @@ def traversal_graph(
 
     def build() -> TraversalGraph:
         dependencies = from_edges_document(read_document())
-        return TraversalGraph(dependencies, dependencies.graph(), frozenset(dependencies.roots()))
+        return TraversalGraph(dependencies, dependencies.nodes(), frozenset(dependencies.roots()))
 
     return _graphs.get_or_build((stack_id, traversal), build)
+
+
+def forget_traversal_graphs(stack_id: str) -> None:
+    """Let the graphs of a stack's traversals go: its traversal has ended.
+
+    A step that comes after (one that outlived its traversal) reads the graph again.
+    """
+    _graphs.discard(lambda key: key[0] == stack_id)  # type: ignore[index]

@@ -448,7 +448,10 @@ class Worker:
             return self._update(stack, resource, requires, input_data, message, passed_hook)
         except exception.UpdateInProgress:
             LOG.debug("Waiting for existing update to unlock resource %s", resource.id)
-            if self._stale_resource_needs_retry(stack.context, resource, previous_template_id):
+            retry = self._stale_resource_needs_retry(stack.context, resource, previous_template_id)
+            if retry is not False and self._retrigger_unheld(stack, resource, message):
+                return False
+            if retry:
                 self.dispatcher.send_check_resource(
                     stack.context,
                     **{**message, "data": sync_point.serialize_input_data(input_data)},
@@ -498,9 +501,27 @@ class Worker:
             except exception.UpdateInProgress:
                 LOG.debug("Resource %s finished before it could be cancelled", row.id)
 
+    def _retrigger_unheld(
+        self, stack: ConvergenceStack, resource: Any, message: Mapping[str, Any]
+    ) -> bool:
+        """Hand the resource to a newer traversal, if there is one; whether there was.
+
+        The lock this step wanted is nobody's now, yet the step could not go on: most
+        often its own lock was taken from it mid-action by a cancel. The newer traversal's
+        step may have met the lock held and be waiting to be re-triggered, and no step
+        holds the lock to do it; trying this step again would only find it stale.
+        """
+        latest = ConvergenceStack.load(stack.context, self.database, self.settings, stack.id)
+        if latest is None or latest.current_traversal == message["current_traversal"]:
+            return False
+        self.retrigger_check_resource(latest, resource.id)
+        return True
+
     def _stale_resource_needs_retry(
         self, context: Any, resource: Any, previous_template_id: Any
-    ) -> bool:
+    ) -> bool | None:
+        """True when the step must be tried again. Otherwise None when no engine holds
+        the resource, False when a live one does."""
         row = resources.get_resource(self.database, resource.id)
         holder = row.engine_id
         if holder not in (None, self.engine_id):
@@ -516,9 +537,12 @@ class Worker:
                     f"Worker went down during resource {resource.action}",
                 )
             return True
-        if holder is None and row.current_template_id == previous_template_id:
-            LOG.debug("Resource id=%d stale; retrying check", resource.id)
-            return True
+        if holder is None:
+            if row.current_template_id == previous_template_id:
+                LOG.debug("Resource id=%d stale; retrying check", resource.id)
+                return True
+            LOG.debug("Resource id=%d modified by another traversal", resource.id)
+            return None
         # Held by a live step (ours or another worker's): it re-triggers this traversal
         # once it is done.
         LOG.debug("Resource id=%d modified by another traversal", resource.id)

@@ -113,6 +113,12 @@ class LifeCycle(Signalling):
     _holding_writes: bool = False
     _held_physical_id: bool = False
     _held_data: dict[str, tuple[Any, bool]] | None = None
+    # A lock taken with the write of the step's outcome (``_defer_lock``): the row's values
+    # and the IN_PROGRESS event as they were when the state was set.
+    _deferred_lock: tuple[dict[str, Any], dict[str, Any] | None] | None = None
+    _defer_next_lock: bool = False
+    # The resource has no resource_data rows but hooks' (``load_row``).
+    _data_absent: bool = False
 
     # Loading
 
@@ -140,6 +146,10 @@ class LifeCycle(Signalling):
         self._has_new_cached_attributes = False
         self._data = None
         self._rsrc_metadata = row.rsrc_metadata
+        # Data is written by handlers, and with the state they reach: a row still INIT
+        # has none but the flag of a pre-create hook, which no handler's key is. Its
+        # handler's held writes need not look for rows to overwrite.
+        self._data_absent = row.action == "INIT"
 
     def _read_properties_data(self, properties_data_id: int | None) -> dict[str, Any] | None:
         if properties_data_id is None:
@@ -205,6 +215,7 @@ class LifeCycle(Signalling):
             self._held_physical_id = True
             return
         if self.id is not None:
+            self._write_deferred_lock()
             # Not a locked write: the atomic key stays where the lock protocol left it.
             with self._database.transaction() as session:
                 row = session.get(ResourceRow, self.id)
@@ -243,6 +254,7 @@ class LifeCycle(Signalling):
     def data_delete(self, key: str) -> bool:
         assert self.id is not None
         # A held write of the key must not land after its deletion.
+        self._write_deferred_lock()
         self._write_held(self._take_held_writes())
         self._data = None
         return resource_data.delete_value(self._database, self.id, key)
@@ -264,10 +276,13 @@ class LifeCycle(Signalling):
             return None
         resource_id, key = self.id, self._encryption_key
         assert resource_id is not None
+        absent, self._data_absent = self._data_absent, False
 
         def write(session: Any) -> None:
             for name, (value, redact) in values.items():
-                resource_data.write_value(session, resource_id, name, value, redact, key)
+                resource_data.write_value(
+                    session, resource_id, name, value, redact, key, absent=absent
+                )
 
         self._data = None
         return write
@@ -277,6 +292,7 @@ class LifeCycle(Signalling):
         physical_id_held, values = held
         if not physical_id_held and not values:
             return
+        self._write_deferred_lock()
         writer = self._held_writer(held)
         with self._database.transaction() as session:
             if physical_id_held:
@@ -323,6 +339,7 @@ class LifeCycle(Signalling):
             LOG.error("store_attributes rsrc %s %s DB error %s", self.name, self.id, error)  # type: ignore[attr-defined]
 
     def _store_attribute_data(self) -> None:
+        self._write_deferred_lock()
         data: Any = self._cached_attributes
         encrypted = bool(self.stack.settings.encrypt_parameters_and_properties)  # type: ignore[attr-defined]
         if encrypted and data:
@@ -425,6 +442,7 @@ class LifeCycle(Signalling):
         ``set_metadata`` writes the template's metadata too (when the resource first acts);
         ``also`` writes more rows (a state change's event) in the same transaction.
         """
+        self._write_deferred_lock()
         values = self._row_values()
         # Held writes of a handler commit with this store (the physical id is in ``values``).
         held = self._take_held_writes()
@@ -488,13 +506,108 @@ class LifeCycle(Signalling):
         old_state = (self.action, self.status)  # type: ignore[attr-defined]
         leaving_init = self.action == "INIT"  # type: ignore[attr-defined]
         self.action, self.status, self.status_reason = action, status, reason  # type: ignore[attr-defined]
-        # The event of a state change commits with the change itself.
-        event = (
-            self._event_writer(action, status, reason) if (action, status) != old_state else None
-        )
-        self.store(lock=lock, set_metadata=leaving_init, also=event)
+        changed = (action, status) != old_state
+        if lock == LOCK_ACQUIRE and self._defer_next_lock:
+            self._defer_lock(action, status, reason, changed, leaving_init)
+        elif lock == LOCK_RELEASE and self._deferred_lock is not None:
+            self._store_with_deferred_lock(action, status, reason, changed)
+        else:
+            # The event of a state change commits with the change itself.
+            event = self._event_writer(action, status, reason) if changed else None
+            self.store(lock=lock, set_metadata=leaving_init, also=event)
         if status != "COMPLETE":
             self.clear_stored_attributes()
+
+    # A lock taken with the step's outcome
+
+    def _lock_can_wait(self, action: str) -> bool:
+        """Whether the lock of ``action`` may be written with its outcome (``_defer_lock``)."""
+        return (
+            bool(self.acts_locally)  # type: ignore[attr-defined]
+            and action != "ADOPT"
+            and self.id is not None
+            and not callable(getattr(self, f"check_{action.lower()}_complete", None))
+            and self._database.in_unit_of_work()
+        )
+
+    def _defer_lock(
+        self, action: str, status: str, reason: str, changed: bool, leaving_init: bool
+    ) -> None:
+        """Keep the lock and IN_PROGRESS state to write them with the step's outcome.
+
+        Only in a unit of work, for a resource that acts locally and has no check to wait
+        on: its outcome is recorded right after the handler, in the same transaction, so
+        no one sees the row in between. One compare-and-swap from the unlocked row to the
+        outcome, moving ``atomic_key`` on twice as the lock's two writes would, leaves the
+        row they would leave, and the two events go in one INSERT. Any other write of the
+        resource before then writes the lock first (``_write_deferred_lock``).
+        """
+        self._defer_next_lock = False
+        values = self._row_values()
+        if leaving_init:
+            metadata = self.t.metadata()  # type: ignore[attr-defined]
+            values["rsrc_metadata"] = metadata
+            self._rsrc_metadata = metadata
+        values["engine_id"] = self._calling_engine_id
+        # Read now, as the write would have read it: the handler has not named the
+        # physical resource yet.
+        event = self._event_values(action, status, reason) if changed else None
+        self._deferred_lock = (values, event)
+
+    def _store_with_deferred_lock(
+        self, action: str, status: str, reason: str, changed: bool
+    ) -> None:
+        assert self.id is not None and self._deferred_lock is not None
+        locked_values, locked_event = self._deferred_lock
+        self._deferred_lock = None
+        values = {**locked_values, **self._row_values(), "engine_id": None}
+        held_writer = self._held_writer(self._take_held_writes())
+        settings = self.stack.settings  # type: ignore[attr-defined]
+
+        def write(session: Any) -> None:
+            if held_writer is not None:
+                held_writer(session)
+            rows = [locked_event] if locked_event is not None else []
+            if changed:
+                rows.append(self._event_values(action, status, reason))
+            events.add_events(
+                session, rows, settings.max_events_per_stack, settings.event_purge_batch_size
+            )
+
+        released = resources.next_atomic_key(resources.next_atomic_key(self._atomic_key))
+        if not resources.update_resource(
+            self._database, self.id, values, self._atomic_key, None, write, released
+        ):
+            LOG.info("Resource %s is locked or does not exist", self)
+            # The lock was never ours: as when taking it fails, nothing is written.
+            raise exception.UpdateInProgress(resource_name=self.name)  # type: ignore[attr-defined]
+        self._atomic_key = released
+
+    def _write_deferred_lock(self) -> None:
+        """Write a deferred lock on its own, as taking it would have: another write of the
+        resource is about to be made."""
+        if self._deferred_lock is None:
+            return
+        assert self.id is not None
+        values, event = self._deferred_lock
+        self._deferred_lock = None
+        write = None
+        if event is not None:
+            settings = self.stack.settings  # type: ignore[attr-defined]
+
+            def write(session: Any) -> None:
+                events.add_events(
+                    session, [event], settings.max_events_per_stack, settings.event_purge_batch_size
+                )
+
+        if not resources.update_resource(
+            self._database, self.id, values, self._atomic_key, None, write
+        ):
+            LOG.info("Resource %s is locked or does not exist", self)
+            raise exception.UpdateInProgress(resource_name=self.name)  # type: ignore[attr-defined]
+        self._atomic_key = resources.next_atomic_key(self._atomic_key)
+
+    # Events
 
     def _add_event(self, action: str, status: str, reason: str) -> None:
         with self._database.transaction() as session:
@@ -506,27 +619,32 @@ class LifeCycle(Signalling):
         The values are read when it runs: storing the row may first give the resource
         a new properties data row, which the event must name.
         """
-        stack: Any = self.stack  # type: ignore[attr-defined]
+        settings = self.stack.settings  # type: ignore[attr-defined]
 
         def write(session: Any) -> Any:
-            values = {
-                "stack_id": stack.id,
-                "resource_action": action,
-                "resource_status": status,
-                "resource_name": self.name,  # type: ignore[attr-defined]
-                "physical_resource_id": self.resource_id or self.physical_resource_name(),
-                "resource_status_reason": reason,
-                "resource_type": self.type(),  # type: ignore[attr-defined]
-                "rsrc_prop_data_id": self._rsrc_prop_data_id,
-                "resource_properties": None,
-                "created_at": utcnow(),
-            }
-            settings = stack.settings
             return events.add_event(
-                session, values, settings.max_events_per_stack, settings.event_purge_batch_size
+                session,
+                self._event_values(action, status, reason),
+                settings.max_events_per_stack,
+                settings.event_purge_batch_size,
             )
 
         return write
+
+    def _event_values(self, action: str, status: str, reason: str) -> dict[str, Any]:
+        """The event of a state change as it stands now."""
+        return {
+            "stack_id": self.stack.id,  # type: ignore[attr-defined]
+            "resource_action": action,
+            "resource_status": status,
+            "resource_name": self.name,  # type: ignore[attr-defined]
+            "physical_resource_id": self.resource_id or self.physical_resource_name(),
+            "resource_status_reason": reason,
+            "resource_type": self.type(),  # type: ignore[attr-defined]
+            "rsrc_prop_data_id": self._rsrc_prop_data_id,
+            "resource_properties": None,
+            "created_at": utcnow(),
+        }
 
     # What a type may say about updates (Heat's hooks and their defaults)
 
@@ -665,6 +783,7 @@ class LifeCycle(Signalling):
         initial_state = self.state
         if action == "DELETE":
             self._use_stored_properties()
+        self._defer_next_lock = self._lock_can_wait(action)
         self.state_set(action, "IN_PROGRESS", lock=LOCK_ACQUIRE)
         policy = self.t.deletion_policy() if action == "DELETE" and not clean_up else None  # type: ignore[attr-defined]
         if action == "DELETE" and (self.abandon_in_progress or policy == "Retain"):
@@ -786,6 +905,7 @@ class LifeCycle(Signalling):
         Raises UpdateInProgress when another traversal holds this resource.
         """
         assert self.id is not None
+        self._write_deferred_lock()
         values = {
             "stack_id": self.stack.id,  # type: ignore[attr-defined]
             "name": self.name,  # type: ignore[attr-defined]
@@ -816,6 +936,7 @@ class LifeCycle(Signalling):
         """Remove the row (its resource_data rows go by the foreign key's cascade)."""
         if self.id is None:
             return
+        self._write_deferred_lock()
         with self._database.transaction() as session:
             row = session.get(ResourceRow, self.id)
             if row is not None:

@@ -47,6 +47,32 @@ def add_event(
 ) -> int:
     """``create_event`` inside a transaction of the caller's (the state change it records);
     returns the new event's id."""
+    row = _event_row(session, values, max_events_per_stack, purge_batch_size)
+    # A Core INSERT: every state change writes an event, and the ORM's flush of a new
+    # object costs more than the statement.
+    result = session.connection().execute(_INSERT_EVENT, row)
+    return int(result.inserted_primary_key[0])
+
+
+def add_events(
+    session: Session,
+    values: list[Mapping[str, Any]],
+    max_events_per_stack: int,
+    purge_batch_size: int,
+) -> None:
+    """Several events in one INSERT, stored in the order given (their ids ascending), each
+    as ``add_event`` stores it (the pruning check included)."""
+    rows = [_event_row(session, item, max_events_per_stack, purge_batch_size) for item in values]
+    if len(rows) == 1:
+        session.connection().execute(_INSERT_EVENT, rows[0])
+    elif rows:
+        session.connection().execute(_INSERT_EVENT, rows)
+
+
+def _event_row(
+    session: Session, values: Mapping[str, Any], max_events_per_stack: int, purge_batch_size: int
+) -> dict[str, Any]:
+    """The event's row as inserted, once the stack's oldest events are pruned if due."""
     stack_id = values.get("stack_id")
     if stack_id is not None and max_events_per_stack and _prune_now(purge_batch_size):
         _prune(session, stack_id, max_events_per_stack, purge_batch_size)
@@ -57,10 +83,7 @@ def add_event(
         row["uuid"] = new_uuid()
     if row["created_at"] is None:
         row["created_at"] = utcnow()
-    # A Core INSERT: every state change writes an event, and the ORM's flush of a new
-    # object costs more than the statement.
-    result = session.connection().execute(_INSERT_EVENT, row)
-    return int(result.inserted_primary_key[0])
+    return row
 
 
 _EVENT_COLUMNS = tuple(column.name for column in Event.__table__.c if column.name != "id")

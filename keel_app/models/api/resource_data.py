@@ -57,8 +57,10 @@ def write_value(
     value: str | None,
     redact: bool,
     encryption_key: str | None,
+    absent: bool = False,
 ) -> None:
-    """``set_value`` inside a transaction of the caller's (a state change it commits with)."""
+    """``set_value`` inside a transaction of the caller's (a state change it commits with);
+    ``absent``: the caller knows the resource has no row of the key (it is inserted)."""
     method: str | None = ""
     if redact:
         method, value = crypt.encrypt(value, encryption_key)
@@ -68,7 +70,9 @@ def write_value(
     # would lock the gap where the row goes, and concurrent steps inserting beside it
     # would deadlock.
     connection = session.connection()
-    row_id = connection.execute(_FIND, {"resource_id": resource_id, "key": key}).scalar()
+    row_id = None
+    if not absent:
+        row_id = connection.execute(_FIND, {"resource_id": resource_id, "key": key}).scalar()
     if row_id is None:
         connection.execute(_INSERT, {"key": key, "resource_id": resource_id, **values})
     else:

@@ -61,9 +61,10 @@ def _update_resource(
     values: Mapping[str, Any],
     atomic_key: int | None,
     expected_engine_id: str | None,
+    new_atomic_key: int | None = None,
 ) -> bool:
     values = truncate_status_reason(database, values)
-    values["atomic_key"] = next_atomic_key(atomic_key)
+    values["atomic_key"] = next_atomic_key(atomic_key) if new_atomic_key is None else new_atomic_key
     statement = _cas_statement(tuple(values), expected_engine_id is None, atomic_key is None)
     parameters = {f"new_{name}": value for name, value in values.items()}
     parameters.update(
@@ -113,16 +114,18 @@ def update_resource(
     atomic_key: int | None,
     expected_engine_id: str | None = None,
     also: Callable[[Session], Any] | None = None,
+    new_atomic_key: int | None = None,
 ) -> bool:
     """Write ``values`` if the row still has ``atomic_key`` and is held by ``expected_engine_id``.
 
     ``None`` for either means the row must have NULL there. On success the row's key is
-    ``next_atomic_key(atomic_key)`` and ``also`` (the event of a state change, say) has
-    written its rows in the same transaction; on False nothing changed.
+    ``new_atomic_key`` (by default ``next_atomic_key(atomic_key)``) and ``also`` (the event
+    of a state change, say) has written its rows in the same transaction; on False
+    nothing changed.
     """
     with database.transaction() as session:
         updated = _update_resource(
-            session, database, resource_id, values, atomic_key, expected_engine_id
+            session, database, resource_id, values, atomic_key, expected_engine_id, new_atomic_key
         )
         if updated and also is not None:
             also(session)

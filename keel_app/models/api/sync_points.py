@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -23,14 +23,24 @@ def create_sync_point(database: Database, values: Mapping[str, Any]) -> SyncPoin
     return sync_point
 
 
+# Rows a statement inserts: a large traversal's sync points go in batches of this many,
+# so that the parameters of thousands of rows are never all in memory at once.
+INSERT_BATCH = 200
+
+
 @retry_on_db_error
-def create_sync_points(database: Database, values: list[Mapping[str, Any]]) -> None:
-    """A traversal's sync points, all in one transaction."""
-    rows = [{**item, "entity_id": str(item["entity_id"])} for item in values]
-    if not rows:
-        return
+def create_sync_points(
+    database: Database, keys: Sequence[tuple[Any, bool]], values: Mapping[str, Any]
+) -> None:
+    """A traversal's sync points, all in one transaction: one per (entity id, is_update)
+    of ``keys``, each with the other columns' ``values``."""
     with database.transaction() as session:
-        session.execute(sa.insert(SyncPoint), rows)
+        for start in range(0, len(keys), INSERT_BATCH):
+            batch = [
+                {**values, "entity_id": str(entity_id), "is_update": is_update}
+                for entity_id, is_update in keys[start : start + INSERT_BATCH]
+            ]
+            session.execute(sa.insert(SyncPoint), batch)
 
 
 def get_sync_point(
@@ -79,7 +89,13 @@ Merge = Callable[[Any, Any], tuple[Any, Any]]
 
 @retry_on_db_error
 def merge_sync_point(
-    database: Database, entity_id: str | int, traversal_id: str, is_update: bool, merge: Merge
+    database: Database,
+    entity_id: str | int,
+    traversal_id: str,
+    is_update: bool,
+    merge: Merge,
+    expect_first: bool = False,
+    expect_stored: tuple[int, Any] | None = None,
 ) -> tuple[Any, Any] | None:
     """Read, merge and store a sync point's data under its row lock; None if it is gone.
 
@@ -87,6 +103,16 @@ def merge_sync_point(
     concurrent merges wait for each other instead of failing a compare-and-swap and
     retrying; ``atomic_key`` still moves on, so an engine that merges by Heat's
     compare-and-swap on the same row sees the change.
+
+    ``expect_first``: the caller is likely the first to merge (the sync point of a node
+    with one predecessor). The merge into the sync point as created (no inputs, no extra
+    data, ``atomic_key`` 0) is then written by a compare-and-swap on that key, with no
+    read; only when another merge came first is the row read and merged.
+
+    ``expect_stored``: the (``atomic_key``, ``input_data``) the caller expects to find,
+    with no extra data (what the other predecessors are known to have written). The merge
+    into that is written by a compare-and-swap on the key and the stored inputs, with no
+    read; a sync point found otherwise is read and merged.
     """
     key = {
         "key_entity_id": str(entity_id),
@@ -97,6 +123,29 @@ def merge_sync_point(
         # Core statements built once: merges are a step's most frequent write, and the
         # ORM's load and flush of the row cost more than the statements themselves.
         connection = session.connection()
+        if expect_first:
+            input_data, extra_data = merge({}, None)
+            values = {**key, "new_input_data": input_data, "new_atomic_key": 1}
+            if extra_data is None:
+                claimed = connection.execute(_FIRST_MERGE_WRITE, values).rowcount
+            else:
+                values["new_extra_data"] = extra_data
+                claimed = connection.execute(_FIRST_MERGE_WRITE_EXTRA, values).rowcount
+            if claimed:
+                return input_data, extra_data
+        elif expect_stored is not None:
+            expected_key, expected_input = expect_stored
+            input_data, extra_data = merge(expected_input, None)
+            if extra_data is None:
+                values = {
+                    **key,
+                    "new_input_data": input_data,
+                    "new_atomic_key": expected_key + 1,
+                    "expected_atomic_key": expected_key,
+                    "expected_input_data": expected_input,
+                }
+                if connection.execute(_EXPECTED_MERGE_WRITE, values).rowcount:
+                    return input_data, extra_data
         sync_point = connection.execute(_MERGE_READ, key).one_or_none()
         if sync_point is None:
             return None
@@ -137,6 +186,17 @@ _MERGE_READ = (
 )
 _MERGE_WRITE = _merge_write("input_data", "atomic_key")
 _MERGE_WRITE_EXTRA = _merge_write("input_data", "extra_data", "atomic_key")
+# The first merge: the sync point as it was created, which no merge has changed yet.
+_FIRST_MERGE_WRITE = _MERGE_WRITE.where(SyncPoint.__table__.c.atomic_key == 0)
+_FIRST_MERGE_WRITE_EXTRA = _MERGE_WRITE_EXTRA.where(SyncPoint.__table__.c.atomic_key == 0)
+# A merge into what the caller expects to be stored (the text of the inputs compared as
+# written: both engines write it with json.dumps and its default separators).
+_EXPECTED_MERGE_WRITE = _MERGE_WRITE.where(
+    SyncPoint.__table__.c.atomic_key == sa.bindparam("expected_atomic_key"),
+    SyncPoint.__table__.c.input_data
+    == sa.bindparam("expected_input_data", type_=SyncPoint.__table__.c.input_data.type),
+    SyncPoint.__table__.c.extra_data.is_(None),
+)
 _COUNT_WRITE = _merge_write("atomic_key")
 
 

@@ -44,8 +44,10 @@ class Engine:
         stack.clock = self.queue.now
         return stack
 
-    def create(self, template: dict[str, Any], name: str = "demo", **values: Any) -> str:
-        """Store a stack as the service does, start its CREATE and run it to the end."""
+    def create(
+        self, template: dict[str, Any], name: str = "demo", run: bool = True, **values: Any
+    ) -> str:
+        """Store a stack as the service does, start its CREATE and (``run``) run it to the end."""
         with self.database.transaction() as session:
             raw = RawTemplate(template=template, environment={}, files={})
             session.add(raw)
@@ -69,7 +71,8 @@ class Engine:
             stack_id = row.id
         stack = self.load(stack_id)
         converge.converge_stack(stack, stack.t, self.queue, action="CREATE")
-        self.queue.run_until_idle()
+        if run:
+            self.queue.run_until_idle()
         return stack_id
 
     def update(self, stack_id: str, template: dict[str, Any], run: bool = True) -> None:

@@ -108,3 +108,12 @@ print(json.dumps({name: [n.reference_id(), n.attribute(("show", "value")), n.pri
 """
     stored = sync_point.serialize_input_data({(41, True): NODE.as_dict(), (7, False): None})
     assert oracle.run_json(source, json.dumps(stored)) == {"a": ["a-xyz", "one", 41]}
+
+
+@pytest.mark.parametrize(
+    "key",
+    [(41, True), (7, False), (41, True, "resource"), (7, False, "snapshot"), ("show", "value")],
+)
+def test_node_keys_read_back_as_python_reads_them(key: tuple[object, ...]) -> None:
+    stored = json.loads(json.dumps(sync_point.serialize_input_data({key: None})))
+    assert list(sync_point.deserialize_input_data(stored)) == [key]

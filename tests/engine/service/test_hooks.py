@@ -233,3 +233,18 @@ def test_post_update_holds_after_a_real_update(context, settings, database, queu
     queue.run_until_idle()
 
     assert stack_state(database, identity)[:2] == ("UPDATE", "COMPLETE")
+
+
+def test_a_resource_acting_locally_created_after_a_cleared_hook_has_only_its_own_data(
+    context, settings, database, queue
+) -> None:
+    template = hot({"first": {"type": "OS::Heat::None"}})
+    identity = create(context, settings, database, queue, template, environment("pre-create"))
+    settle(queue)
+    assert hook_data(database) == [("pre-create", "True")]
+
+    signal(context, settings, database, identity, "first", {"unset_hook": "pre-create"})
+    queue.run_until_idle()
+
+    assert states(database, identity) == {"first": ("CREATE", "COMPLETE")}
+    assert hook_data(database) == [("is_placeholder", "True")]

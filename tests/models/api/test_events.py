@@ -58,6 +58,41 @@ def test_create_event_stores_it(database: Database, stack: Stack) -> None:
     assert stored.uuid is not None
 
 
+def test_add_events_stores_them_in_one_insert_in_their_order(
+    database: Database, stack: Stack
+) -> None:
+    inserts: list[str] = []
+
+    def statement(_connection, _cursor, text: str, *_) -> None:  # noqa: ANN001
+        if text.startswith("INSERT INTO event"):
+            inserts.append(text)
+
+    for engine in database.engines:
+        sa.event.listen(engine, "before_cursor_execute", statement)
+    with database.transaction() as session:
+        events.add_events(
+            session,
+            [
+                {"stack_id": stack.id, "resource_name": "r", "resource_status": "IN_PROGRESS"},
+                {"stack_id": stack.id, "resource_name": "r", "resource_status": "COMPLETE"},
+            ],
+            max_events_per_stack=1000,
+            purge_batch_size=BATCH,
+        )
+    for engine in database.engines:
+        sa.event.remove(engine, "before_cursor_execute", statement)
+
+    with database.transaction() as session:
+        stored = session.execute(
+            sa.select(Event.resource_status, Event.uuid, Event.created_at)
+            .where(Event.stack_id == stack.id)
+            .order_by(Event.id)
+        ).all()
+    assert [row.resource_status for row in stored] == ["IN_PROGRESS", "COMPLETE"]
+    assert all(row.uuid and row.created_at for row in stored)
+    assert len(inserts) == 1
+
+
 def test_create_event_at_the_limit_drops_the_oldest_batch(database: Database, stack: Stack) -> None:
     _events_with_own_properties(database, stack, 5)
 

@@ -95,3 +95,62 @@ def test_delete_sync_points_removes_only_that_traversal_of_that_stack(
     assert sync_points.get_sync_point(database, "1", "old", True) is None
     assert sync_points.get_sync_point(database, "1", "new", True) is not None
     assert sync_points.get_sync_point(database, "3", "old", True) is not None
+
+
+def _merge_adding(name: str, failure: str | None = None):
+    """A merge that adds the input ``name`` (and a resource failure, when given)."""
+
+    def merge(stored_input, stored_extra):
+        inputs = dict((stored_input or {}).get("input_data") or {})
+        inputs[name] = None
+        extra = dict(stored_extra or {})
+        if failure is not None:
+            extra[name] = failure
+        return {"input_data": inputs}, extra or None
+
+    return merge
+
+
+@pytest.mark.parametrize("failure", [None, "boom"])
+def test_an_expected_first_merge_stores_what_a_read_merge_would(
+    database: Database, stack: Stack, failure: str | None
+) -> None:
+    point = factories.sync_point(database, stack.id)
+
+    merged = sync_points.merge_sync_point(
+        database, "42", point.traversal_id, True, _merge_adding("a", failure), expect_first=True
+    )
+
+    stored = sync_points.get_sync_point(database, "42", point.traversal_id, True)
+    extra = None if failure is None else {"a": failure}
+    assert merged == ({"input_data": {"a": None}}, extra)
+    assert (stored.atomic_key, stored.input_data, stored.extra_data) == (
+        1,
+        {"input_data": {"a": None}},
+        extra,
+    )
+
+
+def test_an_expected_first_merge_after_another_merges_with_it(
+    database: Database, stack: Stack
+) -> None:
+    point = factories.sync_point(database, stack.id)
+    sync_points.merge_sync_point(database, "42", point.traversal_id, True, _merge_adding("a"))
+
+    merged = sync_points.merge_sync_point(
+        database, "42", point.traversal_id, True, _merge_adding("b"), expect_first=True
+    )
+
+    stored = sync_points.get_sync_point(database, "42", point.traversal_id, True)
+    assert merged == ({"input_data": {"a": None, "b": None}}, None)
+    assert (stored.atomic_key, stored.input_data) == (2, {"input_data": {"a": None, "b": None}})
+
+
+def test_an_expected_first_merge_into_a_sync_point_that_is_gone_is_none(
+    database: Database, stack: Stack
+) -> None:
+    merged = sync_points.merge_sync_point(
+        database, "42", "no-such-traversal", True, _merge_adding("a"), expect_first=True
+    )
+
+    assert merged is None

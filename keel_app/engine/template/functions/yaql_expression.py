@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import collections.abc
 import functools
+import threading
+from collections.abc import Callable
 from typing import Any
 
 import yaql
@@ -14,9 +16,18 @@ from keel_app.engine.template.limits import DEFAULT_LIMITS, TemplateLimits
 
 
 @functools.cache
-def _parser(limit_iterators: int, memory_quota: int) -> Any:
+def _parser(limit_iterators: int, memory_quota: int) -> Callable[[str], Any]:
     options = {"yaql.limitIterators": limit_iterators, "yaql.memoryQuota": memory_quota}
-    return yaql.YaqlFactory().create(options)
+    parse = yaql.YaqlFactory().create(options)
+    # YAQL's parser keeps its lexer's state in itself (ply), and a worker runs resources
+    # in threads: two expressions parsed at once would read each other's tokens.
+    one_at_a_time = threading.Lock()
+
+    def parse_alone(expression: str) -> Any:
+        with one_at_a_time:
+            return parse(expression)
+
+    return parse_alone
 
 
 @functools.cache

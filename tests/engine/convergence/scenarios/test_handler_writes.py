@@ -119,12 +119,22 @@ def test_a_step_of_a_resource_that_acts_locally_commits_once(engine: Engine) -> 
         for statements in committed
         if any(text.startswith("INSERT INTO resource_data") for text in statements)
     ]
-    # The lock with IN_PROGRESS, COMPLETE with the lock released, both events, the data
-    # and the report to the stack's sync point: one commit.
-    assert step.count("UPDATE resource SET") == 2
-    assert step.count("INSERT INTO event") == 2
+    # The lock with IN_PROGRESS and COMPLETE with the lock released (one compare-and-swap
+    # from the unlocked row to COMPLETE), both events (one INSERT), the data and the
+    # report to the stack's sync point: one commit.
+    assert step.count("UPDATE resource SET") == 1
+    assert step.count("INSERT INTO event") == 1
     assert "UPDATE sync_point SET" in step
+    # A resource that was never created has no data to overwrite: none is looked for.
+    assert "SELECT resource_data.id FROM" not in step
     assert engine.stack_row_deleted(stack_id) == ("CREATE", "COMPLETE")
+    [row] = engine.resources(stack_id)
+    # The key moved on twice, as the lock's taking and release move it.
+    assert (row.atomic_key, row.engine_id) == (2, None)
+    assert [event[1:3] for event in engine.events(stack_id) if event[0] == "n"] == [
+        ("CREATE", "IN_PROGRESS"),
+        ("CREATE", "COMPLETE"),
+    ]
 
 
 def test_a_resource_that_reaches_out_commits_in_progress_before_its_handler(

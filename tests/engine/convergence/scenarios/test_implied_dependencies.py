@@ -15,6 +15,7 @@ from tests.engine.convergence.harness import Engine
 
 FOLLOWER = "Keel::Test::Follower"
 CONFUSED = "Keel::Test::Confused"
+READER = "Keel::Test::Reader"
 
 
 class Follower(NoneResource):
@@ -32,14 +33,28 @@ class Confused(NoneResource):
         raise ValueError("not valid yet")
 
 
+class Reader(NoneResource):
+    """Comes after what the resources it requires require, read from the graph by
+    resource as a Heat type reads it (a floating IP looks at its ports' subnets)."""
+
+    def add_dependencies(self, deps: Any) -> None:
+        super().add_dependencies(deps)
+        graph = deps.graph()
+        for required in graph[self]:
+            for further in graph[required]:
+                deps += (self, further)
+
+
 @pytest.fixture(autouse=True)
 def types() -> Iterator[None]:
     registry = global_env().registry
     registry.register_class(FOLLOWER, Follower)
     registry.register_class(CONFUSED, Confused)
+    registry.register_class(READER, Reader)
     yield
     registry._registry.pop(FOLLOWER)
     registry._registry.pop(CONFUSED)
+    registry._registry.pop(READER)
 
 
 def completed_order(engine: Engine, stack_id: str) -> list[str]:
@@ -82,3 +97,20 @@ def test_an_error_in_what_a_type_implies_leaves_the_template_edges(engine: Engin
 
     assert engine.stack_row(stack_id).status == "COMPLETE"
     assert completed_order(engine, stack_id) == ["first", "confused"]
+
+
+def test_a_type_reads_the_graph_by_resource(engine: Engine) -> None:
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "reader": {"type": READER, "depends_on": ["middle"]},
+            "middle": {"type": "OS::Heat::None", "depends_on": ["first"]},
+            "first": {"type": "OS::Heat::None"},
+        },
+    }
+
+    stack_id = engine.create(template)
+
+    [reader] = [row for row in engine.resources(stack_id) if row.name == "reader"]
+    others = {row.id for row in engine.resources(stack_id) if row.name != "reader"}
+    assert set(reader.requires) == others

@@ -1,0 +1,64 @@
+"""The caches steps share: bounded in entries and in the weight of what they keep."""
+
+from __future__ import annotations
+
+from keel_app.engine.convergence import traversal_graph
+from keel_app.engine.convergence.bounded_cache import BoundedCache
+
+
+def test_the_least_recently_used_entries_go_when_the_weight_is_over() -> None:
+    cache: BoundedCache[list[int]] = BoundedCache(10, capacity=5, weigh=len)
+    cache.get_or_build("a", lambda: [1, 2])
+    cache.get_or_build("b", lambda: [1, 2])
+    cache.get_or_build("a", lambda: [])  # used again: "b" is now the oldest
+    cache.get_or_build("c", lambda: [1, 2])
+
+    assert (len(cache), cache.weight) == (2, 4)
+    assert cache.get_or_build("a", lambda: [9]) == [1, 2]
+    assert cache.get_or_build("b", lambda: [9]) == [9]
+
+
+def test_the_newest_entry_stays_whatever_it_weighs() -> None:
+    cache: BoundedCache[list[int]] = BoundedCache(10, capacity=5, weigh=len)
+    cache.get_or_build("small", lambda: [1])
+    cache.get_or_build("large", lambda: list(range(50)))
+
+    assert (len(cache), cache.weight) == (1, 50)
+    assert cache.get_or_build("large", lambda: []) == list(range(50))
+
+
+def test_entries_are_counted_without_a_weight() -> None:
+    cache: BoundedCache[int] = BoundedCache(2)
+    for key in "abc":
+        cache.get_or_build(key, lambda: 1)
+
+    assert len(cache) == 2
+    assert cache.get_or_build("a", lambda: 2) == 2
+
+
+def test_discarded_entries_are_built_again() -> None:
+    cache: BoundedCache[str] = BoundedCache(10, capacity=100, weigh=len)
+    cache.get_or_build(("stack-1", "t1"), lambda: "old")
+    cache.get_or_build(("stack-2", "t1"), lambda: "kept")
+    cache.discard(lambda key: key[0] == "stack-1")
+
+    assert cache.weight == len("kept")
+    assert cache.get_or_build(("stack-1", "t1"), lambda: "new") == "new"
+    assert cache.get_or_build(("stack-2", "t1"), lambda: "other") == "kept"
+
+
+def test_a_stack_whose_traversal_ended_has_its_graphs_read_again() -> None:
+    reads = []
+
+    def document() -> dict[str, list[object]]:
+        reads.append(1)
+        return {"edges": [[[2, True], [1, True]], [[1, True], None]]}
+
+    first = traversal_graph.traversal_graph("stack-x", "traversal-1", document)
+    traversal_graph.traversal_graph("stack-x", "traversal-1", document)
+    traversal_graph.forget_traversal_graphs("stack-x")
+    again = traversal_graph.traversal_graph("stack-x", "traversal-1", document)
+
+    assert len(reads) == 2
+    assert str(again.dependencies) == str(first.dependencies)
+    assert again.roots == frozenset({traversal_graph.ConvergenceNode(2, True)})
