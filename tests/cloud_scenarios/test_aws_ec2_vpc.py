@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import re
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,12 +23,14 @@ from tests.cloud_scenarios.conftest import (
     unique,
     wait_for_stack,
 )
-from tests.cloud_scenarios.external_network import ExternalNetwork, external_network
+from tests.cloud_scenarios.external_network import (
+    ExternalNetwork,
+    external_network,
+    wait_until_the_only_external_network,
+)
 
 # What a failed test leaves is deleted after it.
 pytestmark = pytest.mark.usefixtures("stacks_left_behind")
-
-OTHER_EXTERNAL_NETWORKS_WAIT = 600.0
 
 
 @pytest.fixture(scope="module")
@@ -37,20 +38,6 @@ def public(cloud: Cloud) -> Iterator[ExternalNetwork]:
     """The cloud's external network (Heat's internet gateway expects exactly one)."""
     with external_network(cloud, "ec2-public") as made:
         yield made
-
-
-def wait_until_the_only_external_network(
-    member: openstack.connection.Connection, public: ExternalNetwork
-) -> None:
-    """Other tests sharing the cloud make external networks of their own for a while:
-    wait for theirs to go, as a gateway attachment needs exactly one."""
-    deadline = time.monotonic() + OTHER_EXTERNAL_NETWORKS_WAIT
-    while True:
-        found = [network.id for network in member.network.networks(is_router_external=True)]
-        if found == [public.network.id]:
-            return
-        assert time.monotonic() < deadline, f"other external networks stay: {found}"
-        time.sleep(2)
 
 
 def vpc_template() -> dict[str, Any]:
