@@ -2,7 +2,9 @@
 
 The native API's URL is ``[clients_heat] url`` (``%(tenant_id)s`` replaced by the
 caller's project) or the ``orchestration`` endpoint of the caller's catalog; the CFN
-API's is the ``cloudformation`` endpoint. Both are looked up with the interface
+API's is the ``cloudformation`` endpoint. The CFN metadata URL handed to servers is
+``[DEFAULT] heat_metadata_server_url`` when configured, else that endpoint, made to end
+in ``/v1/`` as Heat makes it. Both are looked up with the interface
 ``[clients_heat] endpoint_type`` (else ``[clients]``'s) in the region of the context,
 else ``region_name_for_services``. The catalog is the one of the caller's token body;
 a context that has only the token asks Keystone for its body.
@@ -29,6 +31,8 @@ class HeatEndpointSettings:
     region_name_for_services: str | None = None
     # [DEFAULT] heat_waitcondition_server_url: the CFN signal URLs' base when set.
     waitcondition_server_url: str | None = None
+    # [DEFAULT] heat_metadata_server_url: the CFN metadata URL servers poll, when set.
+    metadata_server_url: str | None = None
 
 
 def from_conf(conf: Any) -> HeatEndpointSettings:
@@ -42,6 +46,7 @@ def from_conf(conf: Any) -> HeatEndpointSettings:
         insecure=bool(client_option("insecure")),
         region_name_for_services=conf.region_name_for_services,
         waitcondition_server_url=conf.heat_waitcondition_server_url,
+        metadata_server_url=conf.heat_metadata_server_url,
     )
 
 
@@ -93,5 +98,28 @@ class HeatClientPlugin:
     def get_heat_cfn_url(self) -> str:
         return self.url_for(CLOUDFORMATION, self.settings.endpoint_type)
 
+    def get_cfn_metadata_server_url(self) -> str:
+        """Where servers read their metadata through the CFN API (a URL ending in /v1/)."""
+        url = self.settings.metadata_server_url or self.get_heat_cfn_url()
+        # Older configurations name the API without its version path.
+        if "/v1" not in url:
+            url += "/v1"
+        return url if url.endswith("/") else url + "/"
+
     def get_insecure_option(self) -> bool:
         return self.settings.insecure
+
+    # What an error means: this plugin makes no calls of its own (Heat's would be
+    # heatclient's), so no error is one of its service's.
+
+    @staticmethod
+    def is_not_found(error: BaseException) -> bool:
+        return False
+
+    @staticmethod
+    def is_over_limit(error: BaseException) -> bool:
+        return False
+
+    @staticmethod
+    def is_conflict(error: BaseException) -> bool:
+        return False

@@ -119,9 +119,17 @@ def stored_context(
     return RequestContext(
         **{**common, "project_id": token.project_id or common["project_id"]},
         auth_token=token.auth_token,
+        # The token's body: its catalog is what the stack's resources find services in.
+        auth_token_info=_token_body(token),
         user_id=token.user_id,
         user_domain_id=token.user_domain_id,
         project_domain_id=token.project_domain_id,
         roles=list(token.role_names),
         trust_id=trust_id,
     )
+
+
+def _token_body(token: Any) -> dict[str, Any] | None:
+    """The v3 token body (``{"token": ...}``) keystoneauth read the access from."""
+    body = getattr(token, "_data", None)
+    return dict(body) if isinstance(body, dict) and "token" in body else None

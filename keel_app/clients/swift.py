@@ -5,16 +5,32 @@ Calls go through openstacksdk's ``object_store`` proxy (its session and the acco
 endpoint); headers come back as swiftclient returns them (a dict with lower-case names)
 and failures as swiftclient's ``ClientException`` (``swift_errors``), so that they read
 as they do in Heat.
+
+Signals come through TempURLs (``get_temp_url``): an object's path signed with the
+account's ``Temp-URL-Key`` (set to a random key on first use, as Heat does) by
+swiftclient's recipe, HMAC-SHA256 of the method, the expiry and the path.
 """
 
 from __future__ import annotations
 
+import datetime
+import email.utils
+import hashlib
+import hmac
+import secrets
+import time
 from collections.abc import Iterable
 from typing import Any
 from urllib import parse
 
 from keel_app.clients import swift_errors, swift_files
 from keel_app.clients.client_plugin import ClientPlugin
+
+# What a signal object holds before anything signals it (Heat's swift.IN_PROGRESS).
+IN_PROGRESS = "in progress"
+# The last second a TempURL may expire at (a 32-bit time), as in Heat.
+MAX_EPOCH = 2147483647
+TEMP_URL_KEY_HEADER = "x-account-meta-temp-url-key"
 
 
 class SwiftClientPlugin(ClientPlugin):
@@ -47,9 +63,15 @@ class SwiftClientPlugin(ClientPlugin):
         path: str,
         headers: dict[str, str] | None = None,
         params: dict[str, str] | None = None,
+        data: bytes | None = None,
     ) -> Any:
         response = self.client().request(
-            "/" + parse.quote(path), method, headers=headers, params=params, raise_exc=False
+            "/" + parse.quote(path),
+            method,
+            headers=headers,
+            params=params,
+            data=data,
+            raise_exc=False,
         )
         if response.status_code < 200 or response.status_code >= 300:
             raise swift_errors.ClientException.from_response(response, f"{kind} {method} failed")
@@ -82,6 +104,70 @@ class SwiftClientPlugin(ClientPlugin):
 
     def delete_object(self, container: str, name: str) -> None:
         self._call("Object", "DELETE", f"{container}/{name}")
+
+    def put_object(self, container: str, name: str, contents: str | bytes) -> None:
+        data = contents.encode() if isinstance(contents, str) else contents
+        self._call("Object", "PUT", f"{container}/{name}", data=data)
+
+    def head_object(self, container: str, name: str) -> dict[str, str]:
+        return self._headers(self._call("Object", "HEAD", f"{container}/{name}"))
+
+    def get_object(self, container: str, name: str) -> tuple[dict[str, str], bytes]:
+        """The object's headers and body (bytes, as swiftclient gives it)."""
+        response = self._call("Object", "GET", f"{container}/{name}")
+        return self._headers(response), bytes(response.content)
+
+    # Signals
+
+    def get_temp_url(
+        self, container: str, name: str, timeout: int | None = None, method: str = "PUT"
+    ) -> str:
+        """A TempURL of the object for ``method``, valid ``timeout`` seconds (or until the
+        latest time a TempURL may name)."""
+        key = self.head_account().get(TEMP_URL_KEY_HEADER)
+        if key is None:
+            self.post_account({TEMP_URL_KEY_HEADER: secrets.token_hex(16)})
+            key = self.head_account()[TEMP_URL_KEY_HEADER]
+        path = f"/v1/AUTH_{self.context.project_id}/{container}/{name}"
+        if timeout is None:
+            timeout = int(MAX_EPOCH - 60 - time.time())
+        expires = int(time.time() + timeout)
+        body = f"{method.upper()}\n{expires}\n{path}"
+        signature = hmac.new(key.encode(), body.encode(), hashlib.sha256).hexdigest()
+        storage = parse.urlparse(self.url)
+        return (
+            f"{storage.scheme}://{storage.netloc}{path}"
+            f"?temp_url_sig={signature}&temp_url_expires={expires}"
+        )
+
+    def is_valid_temp_url_path(self, path: str) -> bool:
+        """Whether ``path`` is a TempURL's: /v1/<account of the project>/<container>/<object>,
+        the object more than slashes."""
+        parts = path.split("/", 4)
+        return (
+            len(parts) == 5
+            and not parts[0]
+            and parts[1] == "v1"
+            and parts[2].endswith(str(self.context.project_id))
+            and bool(parts[3])
+            and bool(parts[4].strip("/"))
+        )
+
+    def get_signal_url(self, container: str, name: str, timeout: int | None = None) -> str:
+        """A TempURL for several signals: the container keeps the object's versions."""
+        self.put_container(container, headers={"x-versions-location": container})
+        self.put_object(container, name, IN_PROGRESS)
+        return self.get_temp_url(container, name, timeout)
+
+    @staticmethod
+    def parse_last_modified(last_modified: str | None) -> datetime.datetime | None:
+        """An HTTP date (a Last-Modified header) as a naive UTC datetime."""
+        if not last_modified:
+            return None
+        parsed = email.utils.parsedate(last_modified)
+        if parsed is None:
+            return None
+        return datetime.datetime(*parsed[:6])
 
     # What an error means, for swiftclient's class
 

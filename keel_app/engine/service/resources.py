@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections.abc
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,13 +11,15 @@ import sqlalchemy as sa
 
 from keel_app.common import exception
 from keel_app.engine import api_format
-from keel_app.engine.service import resource_tree, stack_query
+from keel_app.engine.service import resource_tree, stack_query, stack_user_access
 from keel_app.engine.service.stacks import get_stack_row, load_stack
 from keel_app.engine.settings import EngineSettings
 from keel_app.models import Event
 from keel_app.models import Resource as ResourceRow
 from keel_app.models import Stack as StackRow
 from keel_app.models.database import Database
+
+LOG = logging.getLogger(__name__)
 
 EVENT_SORT_COLUMNS = {"event_time": "created_at", "resource_type": "resource_type"}
 
@@ -109,6 +112,11 @@ def describe_stack_resource(
     with_attr: Any = None,
 ) -> dict[str, Any]:
     stack = load_stack(context, settings, database, stack_identity)
+    if stack_user_access.is_stack_user(context, settings) and not (
+        stack_user_access.access_allowed(context, stack, resource_name)
+    ):
+        LOG.warning("Access denied to resource %s", resource_name)
+        raise exception.Forbidden()
     stack.resolve_outputs_data()
     resource = stack.resources.get(resource_name)
     if resource is None:

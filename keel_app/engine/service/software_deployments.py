@@ -5,17 +5,28 @@ credentials), and by admins. Creating, deleting, or moving a deployment to anoth
 config rewrites the server's metadata (``server_metadata``). A signal from the server
 records its outputs and settles an ``IN_PROGRESS`` deployment as ``COMPLETE`` or
 ``FAILED``; ``check_software_deployment`` waits for that.
+
+A deployment signalled through a Swift TempURL (its derived config's
+``deploy_signal_transport`` is TEMP_URL_SIGNAL) is looked at in Swift whenever it is
+shown or checked while in progress: an object written since the deployment last changed
+is its signal, taken with the object's time as the deployment's. One signalled through
+Zaqar cannot be: there is no Zaqar, and the look fails as Heat's does without one.
 """
 
 from __future__ import annotations
 
 import datetime
+import json
+import logging
 import time
 import uuid
 from typing import Any
+from urllib.parse import urlparse
 
 import sqlalchemy as sa
+from keystoneauth1 import exceptions as keystone_errors
 
+from keel_app.clients import engine_clients
 from keel_app.common import exception
 from keel_app.engine.api_format import isotime
 from keel_app.engine.service.server_metadata import (
@@ -28,6 +39,8 @@ from keel_app.engine.settings import EngineSettings
 from keel_app.models.base import utcnow
 from keel_app.models.database import Database
 from keel_app.models.software import SoftwareConfig, SoftwareDeployment
+
+LOG = logging.getLogger(__name__)
 
 IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
 STATUS_CODE = "deploy_status_code"
@@ -130,6 +143,78 @@ def metadata_software_deployments(
     return deployed_configs(database, context, server_id)
 
 
+def _signal_inputs(database: Database, config_id: str | None) -> dict[str, Any]:
+    """The values of the deployment's (derived) config's inputs, by name."""
+    with database.transaction() as session:
+        config = session.get(SoftwareConfig, config_id) if config_id else None
+    stored = (config.config if config is not None else None) or {}
+    return {item.get("name"): item.get("value") for item in stored.get("inputs") or []}
+
+
+def _refreshed_deployment(
+    context: Any, settings: EngineSettings, database: Database, deployment_id: str
+) -> SoftwareDeployment:
+    """The deployment, after taking a signal left in Swift for it if there is one."""
+    deployment = visible_deployment(database, context, deployment_id)
+    if deployment.status != IN_PROGRESS:
+        return deployment
+    inputs = _signal_inputs(database, deployment.config_id)
+    transport = inputs.get("deploy_signal_transport")
+    if transport == "TEMP_URL_SIGNAL":
+        return _refresh_from_swift(
+            context, settings, database, deployment, inputs.get("deploy_signal_id")
+        )
+    if transport == "ZAQAR_SIGNAL":
+        # Heat's Zaqar client finds no endpoint in the catalog.
+        raise keystone_errors.EndpointNotFound()
+    return deployment
+
+
+def _refresh_from_swift(
+    context: Any,
+    settings: EngineSettings,
+    database: Database,
+    deployment: SoftwareDeployment,
+    signal_url: Any,
+) -> SoftwareDeployment:
+    container, object_name = urlparse(str(signal_url)).path.split("/")[-2:]
+    engine_clients.attach(context, settings)
+    clients = getattr(context, "clients", None)
+    if clients is None:
+        raise exception.ClientNotAvailable(client_name="swift")
+    swift = clients.client_plugin("swift")
+    try:
+        headers = swift.head_object(container, object_name)
+    except Exception as error:
+        # Swift may not show a new object at once: not there yet is no signal yet.
+        if swift.is_not_found(error):
+            LOG.info("Signal object not found: %s %s", container, object_name)
+            return deployment
+        raise
+    last_modified = swift.parse_last_modified(headers.get("last-modified"))
+    previous = deployment.updated_at
+    if previous is not None and last_modified is not None and last_modified <= previous:
+        return deployment  # written before the deployment last changed: not for it
+    try:
+        _, body = swift.get_object(container, object_name)
+    except Exception as error:
+        if swift.is_not_found(error):
+            LOG.info("Signal object not found: %s %s", container, object_name)
+            return deployment
+        raise
+    if body:
+        signal_software_deployment(
+            context,
+            settings,
+            database,
+            None,
+            deployment_id=deployment.id,
+            details=json.loads(body),
+            updated_at=last_modified.isoformat() if last_modified is not None else None,
+        )
+    return visible_deployment(database, context, deployment.id)
+
+
 def show_software_deployment(
     context: Any,
     settings: EngineSettings,
@@ -138,7 +223,9 @@ def show_software_deployment(
     *,
     deployment_id: str,
 ) -> dict[str, Any]:
-    return format_software_deployment(visible_deployment(database, context, deployment_id))
+    return format_software_deployment(
+        _refreshed_deployment(context, settings, database, deployment_id)
+    )
 
 
 def check_software_deployment(
@@ -153,7 +240,7 @@ def check_software_deployment(
     """The deployment once it is no longer in progress, looked at once a second."""
     deadline = None if timeout is None else time.monotonic() + float(timeout)
     while True:
-        deployment = visible_deployment(database, context, deployment_id)
+        deployment = _refreshed_deployment(context, settings, database, deployment_id)
         if deployment.status != IN_PROGRESS:
             return format_software_deployment(deployment)
         if deadline is not None and time.monotonic() + CHECK_INTERVAL > deadline:
@@ -230,7 +317,7 @@ def create_software_deployment(
     with database.transaction() as session:
         session.add(row)
     created = visible_deployment(database, context, row.id)
-    push_server_metadata(database, context, server_id)
+    push_server_metadata(database, context, server_id, settings.metadata_put_timeout)
     return format_software_deployment(created)
 
 
@@ -276,7 +363,7 @@ def update_software_deployment(
             setattr(row, name, value)
     updated = visible_deployment(database, context, deployment_id)
     if config_id:
-        push_server_metadata(database, context, updated.server_id)
+        push_server_metadata(database, context, updated.server_id, settings.metadata_put_timeout)
     return format_software_deployment(updated, config_id=previous.config_id)
 
 
@@ -293,7 +380,7 @@ def delete_software_deployment(
         row = session.get(SoftwareDeployment, deployment.id)
         if row is not None:
             session.delete(row)
-    push_server_metadata(database, context, deployment.server_id)
+    push_server_metadata(database, context, deployment.server_id, settings.metadata_put_timeout)
 
 
 def signal_software_deployment(

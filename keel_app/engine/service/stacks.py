@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import copy
 import importlib
+import logging
 import uuid
 from collections.abc import Mapping
 from typing import Any
 
 import sqlalchemy as sa
 
-from keel_app.clients import trust_renewal
+from keel_app.clients import engine_clients, trust_renewal
 from keel_app.common import exception
 from keel_app.common.identifier import HeatIdentifier
 from keel_app.engine import api_format
@@ -33,6 +34,8 @@ from keel_app.engine.validate.service import _validate_template
 from keel_app.models import Stack as StackRow
 from keel_app.models.api import stacks as stack_rows
 from keel_app.models.database import Database
+
+LOG = logging.getLogger(__name__)
 
 HIDDEN_VALUE = "******"
 
@@ -246,8 +249,31 @@ def create_stack(
         parent_resource=parent_resource_name,
     )
     stack.store()
+    _create_stack_user_project(stack)
     converge_stored_stack(stack, None, stack_adopt.creating_action(stack), dispatcher)
     return dict(stack.identifier())
+
+
+def _create_stack_user_project(stack: Stack) -> None:
+    """Give a new top-level stack its project in the stack-user domain, as Heat does
+    before creating anything: its nested stacks share it, so that their stack users
+    (a group's deployments, made at the same time) need not race to make one."""
+    if stack.stack_user_project_id:
+        return
+    engine_clients.attach(stack.context, stack.settings)
+    clients = getattr(stack.context, "clients", None)
+    if clients is None:
+        return  # no Keystone: no stack users either
+    try:
+        project_id = clients.client("keystone").create_stack_domain_project(stack.id)
+    except Exception:
+        # Heat records the failure, which the traversal starting next overwrites.
+        LOG.exception("Failed to create stack user project")
+        return
+    stack_rows.update_stack(
+        stack.database, _Admin(), stack.id, {"stack_user_project_id": project_id}
+    )
+    stack.stack_user_project_id = project_id
 
 
 def delete_stack(

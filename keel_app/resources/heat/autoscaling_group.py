@@ -18,10 +18,8 @@ nested stack finished, so the cooldown runs from the same moment.
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -33,10 +31,7 @@ from keel_app.engine import constraints, notification
 from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import Schema
 from keel_app.engine.resource import AttributeSchema
-from keel_app.engine.resource.lifecycle import short_id
 from keel_app.engine.resource.nested_stack import stack_status
-from keel_app.engine.resource.stack_resource import StackResource
-from keel_app.engine.stack import template_store
 from keel_app.engine.template import Template
 from keel_app.engine.template.hot import HOTemplate20150430
 from keel_app.engine.template.output import OutputDefinition
@@ -46,10 +41,12 @@ from keel_app.resources import group_members
 from keel_app.resources.heat import group_steps, scaling
 from keel_app.resources.heat.cooldown import SCALING_IN_PROGRESS, CooldownMixin, no_action
 from keel_app.resources.heat.group_steps import RESIZE
+from keel_app.resources.heat.nested_group import SCALED_RESOURCE_TYPE, NestedMemberGroup
+
+__all__ = ["SCALED_RESOURCE_TYPE", "AutoScalingResourceGroup", "MemberInterpreter"]
 
 LOG = logging.getLogger(__name__)
 
-SCALED_RESOURCE_TYPE = "OS::Heat::ScaledResource"
 # resource_data: the cooldown and reason of a resize a signal started, until it is done.
 PENDING_RESIZE = "scaling_resize"
 
@@ -70,10 +67,6 @@ class MemberInterpreter(HOTemplate20150430):
         return snippet
 
 
-def new_member_name() -> str:
-    return short_id(uuid.uuid4())
-
-
 def scaling_notification(group: Any, suffix: str, **details: Any) -> None:
     """Heat's ``orchestration.autoscaling.<suffix>`` (start, end, error), with Heat's
     payload fields as ``details``: adjustment, adjustment_type, capacity, groupname and
@@ -81,7 +74,7 @@ def scaling_notification(group: Any, suffix: str, **details: Any) -> None:
     notification.send_autoscaling(group.stack, phase=suffix, **details)
 
 
-class AutoScalingResourceGroup(CooldownMixin, StackResource):
+class AutoScalingResourceGroup(CooldownMixin, NestedMemberGroup):
     """A group of resources of any type that scaling policies resize."""
 
     support_status = SupportStatus(version="2014.1")
@@ -117,6 +110,7 @@ Neutron Nets), AutoScalingGroup is a convenient and easy way to do that.
     )
     # The nested stack's output of member references (also read for refs and refs_map).
     OUTPUT_MEMBER_IDS = REFS_MAP
+    NESTED_TEMPLATE_VERSION = scaling.HOT_2015_04_30
 
     properties_schema = {
         RESOURCE: Schema(
@@ -260,53 +254,9 @@ Neutron Nets), AutoScalingGroup is a convenient and easy way to do that.
         )
         return ResourceDefinition(None, **arguments)
 
-    def _create_template(self, num_instances: int, num_replace: int = 0) -> Template:
-        """The nested template of ``num_instances`` members, ``num_replace`` of them (new
-        ones first) given the current definition; the oldest members go first."""
-        definitions = list(
-            scaling.member_definitions(
-                group_members.member_definitions(self, include_failed=True),
-                self._member_definition(),
-                num_instances,
-                num_replace,
-                new_member_name,
-                lambda _name, definition: definition,
-            )
-        )
-        template = scaling.make_template(definitions)
-        get_attr = functools.partial(template.functions["get_attr"], None, "get_attr")
-        get_resource = functools.partial(template.functions["get_resource"], None, "get_resource")
-        names = [name for name, _definition in definitions]
-        for definition in self._nested_output_definitions(names, get_attr, get_resource):
-            template.add_output(definition)
-        return template
-
     def child_template(self) -> Template:
         size = self.properties[self.DESIRED_CAPACITY] or self.properties[self.MIN_SIZE]
         return self._create_template(size)
-
-    def child_params(self) -> dict[str, Any]:
-        # The CloudFormation group's environment, which this type inherits in Heat.
-        return {
-            "parameters": {},
-            "resource_registry": {SCALED_RESOURCE_TYPE: "AWS::EC2::Instance"},
-        }
-
-    def get_nested_parameters_stack(self) -> Any:
-        """A nested group of one member: what validation shows the parameters of."""
-        return self._parse_nested_stack(
-            f"{self.stack.name}-{self.name}", self._create_template(1), self.child_params()
-        )
-
-    def child_template_files(self, child_env: Any) -> Any:
-        """During an update members may still be of the old template's files."""
-        previous_id = getattr(self.stack, "prev_raw_template_id", None)
-        if not (self.action == self.UPDATE and previous_id and hasattr(self.stack, "database")):
-            return self.stack.t.files
-        previous = template_store.load_template(self.stack.database, previous_id, self.stack.limits)
-        files = dict(previous.files)
-        files.update(dict(self.stack.t.files))
-        return files
 
     # Creating and updating
 

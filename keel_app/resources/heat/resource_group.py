@@ -378,7 +378,7 @@ used for substitution can be customized by using the `index_var` property.
         self.properties = json_snippet.properties(self.properties_schema, self.context)
         self._update_name_skiplist(self.properties)
         steps: list[list[Any]] = []
-        if prop_diff and self.RESOURCE_DEF in prop_diff:
+        if prop_diff and self.res_def_changed(prop_diff):
             steps = self._rolling_update_steps()
         if not steps:
             steps = [[RESIZE, self.stack.timeout_mins]]
@@ -388,6 +388,10 @@ used for substitution can be customized by using the `index_var` property.
 
     def check_update_complete(self, token: Any) -> bool:
         return self._run_steps(token)
+
+    def res_def_changed(self, prop_diff: Any) -> bool:
+        """Whether the members' definition changed (what a rolling update replaces)."""
+        return self.RESOURCE_DEF in prop_diff
 
     @staticmethod
     def _steps_token(steps: list[list[Any]]) -> dict[str, Any]:

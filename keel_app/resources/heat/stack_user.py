@@ -15,7 +15,10 @@ goes with the user. Suspending the resource disables its user, resuming enables 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
+
+from keystoneauth1 import exceptions as keystone_errors
 
 from keel_app.common.exception import ClientNotAvailable, Error
 from keel_app.common.identifier import ResourceIdentifier
@@ -42,6 +45,22 @@ class StackUser(Resource):
         if clients is None:
             return None
         return clients.client("keystone")
+
+    def server_keystone_endpoint_url(self, fallback: str) -> str:
+        """The Keystone v3 URL handed to servers: the caller's catalog's identity endpoint
+        on heat.conf's server_keystone_endpoint_type interface, else ``fallback``."""
+        interface = self.stack.settings.server_keystone_endpoint_type
+        if not interface:
+            return fallback
+        try:
+            url = self.client_plugin("keystone").url_for("identity", interface)
+        except keystone_errors.EndpointNotFound:
+            return fallback
+        except keystone_errors.Unauthorized:
+            LOG.error("Keystone client authentication failed")
+            return fallback
+        url = url.rstrip("/")
+        return url if url.endswith("/v3") else url + "/v3"
 
     def handle_create(self) -> Any:
         self._create_user()
@@ -160,6 +179,26 @@ class StackUser(Resource):
         )
         for key in KEYPAIR_KEYS:
             self.data_delete(key)
+
+    def access_allowed_handlers(self) -> dict[str, Callable[[str], bool]]:
+        """The credentials this resource vouches for (``stack_user_access``): a server
+        whose user fetches its software config lets that user describe the server alone,
+        as in Heat; the other users of this kind (a handle's, a policy's) describe
+        nothing."""
+        fetches_config = getattr(self, "user_data_software_config", None)
+        if callable(fetches_config) and fetches_config():
+            return self.own_access_handlers()
+        return {}
+
+    def own_access_handlers(self) -> dict[str, Callable[[str], bool]]:
+        """The user's credentials (its EC2 access key, its id) as allowed to describe
+        this resource alone."""
+
+        def allowed(resource_name: str) -> bool:
+            return resource_name == self.name
+
+        credentials = (self.data().get(ACCESS_KEY), self._get_user_id())
+        return {credential: allowed for credential in credentials if credential is not None}
 
 
 def _stored_project(stack: Any) -> str | None:

@@ -28,7 +28,12 @@ from tests.engine.validate.heat_runner import run_heat_side
 
 pytestmark = pytest.mark.oracle
 
-TYPES = ["OS::Heat::AutoScalingGroup", "OS::Heat::ScalingPolicy", "AWS::AutoScaling::ScalingPolicy"]
+TYPES = [
+    "OS::Heat::AutoScalingGroup",
+    "OS::Heat::ScalingPolicy",
+    "AWS::AutoScaling::ScalingPolicy",
+    "AWS::AutoScaling::LaunchConfiguration",
+]
 
 HEAT_ARITHMETIC = """
 import itertools, json, sys
