@@ -19,3 +19,7 @@ class EntityMatchNotFound(HeatException):
 
 class EntityUniqueMatchNotFound(EntityMatchNotFound):
     msg_fmt = "No %(entity)s unique match found for %(args)s."
+
+
+class InterfaceNotFound(HeatException):
+    msg_fmt = "No network interface found for server %(id)s."

@@ -27,9 +27,15 @@ COLLECTIONS = {
     "security_group_rule": "security-group-rules",
     "rbac_policy": "rbac-policies",
     "floatingip": "floatingips",
+    "metering_label": "metering/metering-labels",
+    "metering_label_rule": "metering/metering-label-rules",
 }
 # The key of a collection's list in an answer, where it differs from the path.
-LIST_KEYS = {"qos/policies": "policies"}
+LIST_KEYS = {
+    "qos/policies": "policies",
+    "metering/metering-labels": "metering_labels",
+    "metering/metering-label-rules": "metering_label_rules",
+}
 
 
 def collection(resource: str) -> str:

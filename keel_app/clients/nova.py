@@ -9,10 +9,11 @@ raises ``nova_errors``' copies of novaclient's exceptions, so failures read as i
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from typing import Any
 
-from keel_app.clients import nova_errors
+from keel_app.clients import client_exception, nova_errors
 from keel_app.clients.client_plugin import ClientPlugin
 from keel_app.clients.neutron_errors import NotFound as NeutronNotFound
 from keel_app.common import exception
@@ -78,8 +79,11 @@ class NovaClientPlugin(ClientPlugin):
         return answer
 
     def max_microversion(self) -> str:
-        """The microversion every call uses: Nova's highest, capped at novaclient's."""
+        """The microversion every call uses: heat.conf's max_nova_api_microversion, else
+        Nova's highest, capped at novaclient's."""
         if getattr(self, "_max_microversion", None) is None:
+            self._max_microversion = self.settings.max_nova_api_microversion
+        if self._max_microversion is None:
             response = self.client().get("/", raise_exc=False)
             current = "2.1"
             if response.status_code < 400:
@@ -215,6 +219,14 @@ class NovaClientPlugin(ClientPlugin):
             for key, value in metadata.items()
         }
 
+    def meta_update(self, server: dict[str, Any], metadata: Any) -> None:
+        """Make the server's metadata ``metadata``: the keys it lacks deleted, the rest set."""
+        wanted = self.meta_serialize(metadata)
+        current = server.get("metadata") or {}
+        for key in sorted(set(current) - set(wanted)):
+            self.request("DELETE", f"servers/{server['id']}/metadata/{key}")
+        self.request("POST", f"servers/{server['id']}/metadata", {"metadata": wanted})
+
     def check_delete_server_complete(self, server_id: str) -> bool:
         """Whether the server is gone; a soft-deleted one is deleted for good."""
         try:
@@ -241,6 +253,59 @@ class NovaClientPlugin(ClientPlugin):
                 ),
             )
         return False
+
+    def server_to_ipaddress(self, server_id: str) -> str | None:
+        """The first address of the last network (by name) that has one; None for a
+        server Nova does not know."""
+        try:
+            server = self.get_server(server_id)
+        except exception.EntityNotFound:
+            return None
+        networks = server.get("addresses") or {}
+        for label in sorted(networks, reverse=True):
+            if networks[label]:
+                return str(networks[label][0]["addr"])
+        return None
+
+    # Floating IPs: Neutron's, associated with a server's first interface
+
+    def associate_floatingip(self, server_id: str, floatingip_id: str) -> None:
+        server = self.fetch_server(server_id)
+        interfaces = self.interfaces(server_id) if server is not None else []
+        if not interfaces:
+            raise client_exception.InterfaceNotFound(id=server_id)
+        # A server with more interfaces gets the address on its first one.
+        first = interfaces[0]
+        fixed_address = next(
+            entry["ip_address"] for entry in first["fixed_ips"] if _is_ipv4(entry["ip_address"])
+        )
+        self.neutron().update(
+            "floatingip",
+            floatingip_id,
+            {"port_id": first["port_id"], "fixed_ip_address": fixed_address},
+        )
+
+    def dissociate_floatingip(self, floatingip_id: str) -> None:
+        self.neutron().update(
+            "floatingip", floatingip_id, {"port_id": None, "fixed_ip_address": None}
+        )
+
+    def associate_floatingip_address(self, server_id: str, address: str) -> None:
+        self.associate_floatingip(server_id, self.floatingip_by_address(address))
+
+    def dissociate_floatingip_address(self, address: str) -> None:
+        self.dissociate_floatingip(self.floatingip_by_address(address))
+
+    def floatingip_by_address(self, address: str) -> str:
+        found = self.neutron().list("floatingip", floating_ip_address=address)
+        if not found:
+            raise client_exception.EntityMatchNotFound(
+                entity="floatingip", args={"ip_address": address}
+            )
+        return str(found[0]["id"])
+
+    def neutron(self) -> Any:
+        return self.clients.client_plugin("neutron")
 
     # Console URLs: each asked for when read, a failure read as its message.
 
@@ -270,3 +335,10 @@ class NovaClientPlugin(ClientPlugin):
 
     def console_urls(self, server_id: str) -> dict[str, str]:
         return {kind: self.console_url(server_id, kind) for kind in self.CONSOLE_PROTOCOLS}
+
+
+def _is_ipv4(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).version == 4
+    except ValueError:
+        return False

@@ -34,6 +34,9 @@ class ClientsSettings:
     shared_services_types: tuple[str, ...] = ("image", "volumev3")
     # [DEFAULT] client_retry_limit: connection failures retried by each client.
     connect_retries: int = 2
+    # [DEFAULT] max_nova_api_microversion: the one microversion of every Nova call, in
+    # place of Nova's highest (None).
+    max_nova_api_microversion: str | None = None
     # Heat's caches of constraint checks, name look-ups and service extensions.
     caches: LookupCaches = field(default_factory=LookupCaches, compare=False)
 
@@ -74,5 +77,6 @@ def from_conf(conf: Any) -> ClientsSettings:
         region_name_for_shared_services=conf.region_name_for_shared_services,
         shared_services_types=tuple(conf.shared_services_types or ()),
         connect_retries=max(conf.client_retry_limit, 0),
+        max_nova_api_microversion=conf.max_nova_api_microversion or None,
         caches=lookup_cache.from_conf(conf),
     )

@@ -57,6 +57,16 @@ class EngineSettings:
     # admins only ...): (context, type name) -> None when the caller may use the type,
     # else the action Heat's Forbidden names. None, without heat.conf: every type.
     resource_type_policy: Callable[[Any, str], str | None] | None = None
+    # What resources do where the template does not say ([DEFAULT] and [volumes]).
+    default_deployment_signal_transport: str = "CFN_SIGNAL"
+    default_software_config_transport: str = "POLL_SERVER_CFN"
+    default_user_data_format: str = "HEAT_CFNTOOLS"
+    # The Keystone interface whose URL servers are handed; "": the authtoken's auth URI.
+    server_keystone_endpoint_type: str = ""
+    stack_scheduler_hints: bool = False
+    max_server_name_length: int = 53
+    metadata_put_timeout: float = 60.0
+    volume_backups_enabled: bool = True
     host: str = field(default_factory=socket.gethostname)
     # Each engine process has its own id, written into the locks it takes.
     engine_id: str = field(default_factory=lambda: str(uuid.uuid4()))
@@ -97,6 +107,14 @@ def from_conf(
         "hidden_stack_tags": tuple(conf.hidden_stack_tags),
         "enable_stack_abandon": conf.enable_stack_abandon,
         "enable_stack_adopt": conf.enable_stack_adopt,
+        "default_deployment_signal_transport": conf.default_deployment_signal_transport,
+        "default_software_config_transport": conf.default_software_config_transport,
+        "default_user_data_format": conf.default_user_data_format,
+        "server_keystone_endpoint_type": conf.server_keystone_endpoint_type,
+        "stack_scheduler_hints": conf.stack_scheduler_hints,
+        "max_server_name_length": conf.max_server_name_length,
+        "metadata_put_timeout": conf.metadata_put_timeout,
+        "volume_backups_enabled": conf.volumes.backups_enabled,
         "host": conf.host,
         "heat_revision": conf.revision.heat_revision,
         "keystone": keystone_settings(conf),

@@ -430,6 +430,8 @@ FAMILY_MODULES = (
     "keel_app.resources.swift",
     "keel_app.resources.keystone",
     "keel_app.resources.aws",
+    # The software deployments, which reach the servers of other families.
+    "keel_app.resources.heat",
 )
 
 

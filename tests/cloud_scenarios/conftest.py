@@ -21,7 +21,7 @@ from keystoneauth1.identity import v3
 
 from tests.cli import distributed
 from tests.cloud import Cloud
-from tests.keystone import ALICE, USER_PASSWORD
+from tests.keystone import ADMIN, ALICE, USER_PASSWORD
 
 STACK_TIMEOUT = 240.0
 TERMINAL = ("COMPLETE", "FAILED")
@@ -35,9 +35,24 @@ def heat(cloud: Cloud, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any
 
 
 @contextlib.contextmanager
-def alice_heat(cloud: Cloud, directory: Path, backend: str) -> Iterator[Any]:
-    """keel-api and a keel-worker on ``backend``, and alice's python-heatclient of it."""
-    with distributed.behind_keystone(directory, cloud.keystone, backend=backend):
+def alice_heat(
+    cloud: Cloud,
+    directory: Path,
+    backend: str,
+    defaults: str = "",
+    workers: int = 1,
+    concurrency: int = 4,
+) -> Iterator[Any]:
+    """keel-api and ``workers`` keel-workers of ``concurrency`` threads on ``backend``
+    (``defaults``: lines of heat.conf's [DEFAULT]), and alice's python-heatclient of it."""
+    with distributed.behind_keystone(
+        directory,
+        cloud.keystone,
+        defaults,
+        backend=backend,
+        workers=workers,
+        concurrency=concurrency,
+    ):
         port = distributed.api_port(directory / "heat.conf")
         auth = v3.Password(
             auth_url=cloud.auth_url,
@@ -57,6 +72,14 @@ def alice_heat(cloud: Cloud, directory: Path, backend: str) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
+def admin(cloud: Cloud) -> Iterator[openstack.connection.Connection]:
+    """openstacksdk as the cloud's admin, for what only an admin sees or makes."""
+    connection = openstack.connect(**cloud.auth(ADMIN))
+    yield connection
+    connection.close()
+
+
+@pytest.fixture(scope="module")
 def member(cloud: Cloud) -> Iterator[openstack.connection.Connection]:
     """openstacksdk as alice: what the services hold for her project."""
     connection = openstack.connect(**cloud.auth(ALICE))
@@ -64,9 +87,9 @@ def member(cloud: Cloud) -> Iterator[openstack.connection.Connection]:
     connection.close()
 
 
-def wait_for_stack(heat: Any, stack_id: str, action: str) -> Any:
+def wait_for_stack(heat: Any, stack_id: str, action: str, timeout: float = STACK_TIMEOUT) -> Any:
     """The stack once its ``action`` is over (COMPLETE or FAILED)."""
-    deadline = time.monotonic() + STACK_TIMEOUT
+    deadline = time.monotonic() + timeout
     while True:
         try:
             stack = heat.stacks.get(stack_id)

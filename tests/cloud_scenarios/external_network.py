@@ -9,16 +9,19 @@ left on it (gateway and floating IP ports) goes with it.
 from __future__ import annotations
 
 import contextlib
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import openstack
+import openstack.connection
 
 from tests.cloud import Cloud
 from tests.keystone import ADMIN
 
 EXTERNAL_CIDR = "198.51.100.0/24"
+OTHER_EXTERNAL_NETWORKS_WAIT = 600.0
 
 
 class ExternalNetwork(NamedTuple):
@@ -54,3 +57,17 @@ def external_network(cloud: Cloud, prefix: str) -> Iterator[ExternalNetwork]:
                 else:
                     admin.network.delete_port(port, ignore_missing=True)
             admin.network.delete_network(network, ignore_missing=True)
+
+
+def wait_until_the_only_external_network(
+    member: openstack.connection.Connection, public: ExternalNetwork
+) -> None:
+    """Other tests sharing the cloud make external networks of their own for a while:
+    wait for theirs to go, as Heat's EC2 types need exactly one."""
+    deadline = time.monotonic() + OTHER_EXTERNAL_NETWORKS_WAIT
+    while True:
+        found = [network.id for network in member.network.networks(is_router_external=True)]
+        if found == [public.network.id]:
+            return
+        assert time.monotonic() < deadline, f"other external networks stay: {found}"
+        time.sleep(2)

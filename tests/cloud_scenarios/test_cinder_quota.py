@@ -12,7 +12,6 @@ import openstack.connection
 import pytest
 
 from tests.cloud import Cloud
-from tests.cloud_scenarios.admin import admin_connection
 from tests.cloud_scenarios.admin import admin_heat as heat_as_admin
 from tests.cloud_scenarios.conftest import unique, wait_for_stack
 from tests.keystone import ADMIN
@@ -25,12 +24,6 @@ def admin_heat(cloud: Cloud, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     """python-heatclient as the cloud's admin (Cinder's quotas are the admin's)."""
     with heat_as_admin(cloud, tmp_path_factory.mktemp("cinder-quota")) as client:
         yield client
-
-
-@pytest.fixture(scope="module")
-def admin(cloud: Cloud) -> Iterator[openstack.connection.Connection]:
-    with admin_connection(cloud) as connection:
-        yield connection
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ import pytest
 from heatclient.exc import HTTPBadRequest
 
 from tests.cloud import Cloud
-from tests.cloud_scenarios.admin import admin_connection
 from tests.cloud_scenarios.admin import admin_heat as heat_as_admin
 from tests.cloud_scenarios.conftest import physical_ids, unique, wait_for_stack
 from tests.keystone import ALICE, BOB
@@ -24,12 +23,6 @@ def admin_heat(cloud: Cloud, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     """python-heatclient as the cloud's admin (the Cinder admin types need one)."""
     with heat_as_admin(cloud, tmp_path_factory.mktemp("cinder-types")) as client:
         yield client
-
-
-@pytest.fixture(scope="module")
-def admin(cloud: Cloud) -> Iterator[openstack.connection.Connection]:
-    with admin_connection(cloud) as connection:
-        yield connection
 
 
 def types_template(names: dict[str, str], specs: dict[str, str], volume_type: str) -> Any:

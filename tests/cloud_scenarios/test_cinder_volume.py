@@ -1,7 +1,8 @@
 """OS::Cinder::Volume against the real Cinder: made with its properties, renamed,
 re-tagged and extended in place, made from another volume and from a snapshot, deleted
-until Cinder no longer knows it, and Cinder's and Heat's refusals reported as Heat
-reports them."""
+until Cinder no longer knows it (a failed backup first, with the Snapshot deletion policy,
+failing the delete), and Cinder's and Heat's refusals reported as Heat reports them.
+Volumes made from images and backups: test_cinder_volume_sources.py."""
 
 from __future__ import annotations
 
@@ -157,16 +158,18 @@ def test_a_volume_is_made_from_a_snapshot_with_its_size(
         member.block_storage.delete_volume(source)
 
 
-def test_the_snapshot_deletion_policy_fails_without_a_backup_service(
+def test_a_failed_backup_fails_the_delete_of_a_volume_with_the_snapshot_policy(
     heat: Any, member: openstack.connection.Connection
 ) -> None:
+    # The test cloud's volume driver refuses to attach a volume with this metadata
+    # (tests/cloud_volume_driver.py): cinder-backup cannot read it, and the backup fails.
     template = {
         "heat_template_version": "2018-08-31",
         "resources": {
             "kept": {
                 "type": "OS::Cinder::Volume",
                 "deletion_policy": "Snapshot",
-                "properties": {"size": 1},
+                "properties": {"size": 1, "metadata": {"keel_test_cloud": "unattachable"}},
             }
         },
     }
@@ -178,16 +181,16 @@ def test_the_snapshot_deletion_policy_fails_without_a_backup_service(
 
     heat.stacks.delete(stack_id)
     stack = wait_for_stack(heat, stack_id, "DELETE")
-    # The test cloud runs no cinder-backup: Cinder accepts the backup, which then fails.
     assert stack.stack_status == "DELETE_FAILED"
     assert stack.stack_status_reason == (
         "Resource DELETE failed: ResourceUnknownStatus: resources.kept: "
         'Volume backup failed - Unknown status error due to "Unknown"'
     )
     assert member.block_storage.get_volume(volume_id) is not None
-    # The failed backup stays in error: without cinder-backup, Cinder cannot delete it.
     made = [backup for backup in member.block_storage.backups() if backup.id not in backups_before]
     assert [(backup.volume_id, backup.status) for backup in made] == [(volume_id, "error")]
+    member.block_storage.delete_backup(made[0])
+    member.block_storage.wait_for_delete(made[0], wait=120)
 
     # With the volume gone there is nothing to back up: the delete goes through.
     volume = member.block_storage.wait_for_status(

@@ -13,7 +13,7 @@ import openstack.connection
 import pytest
 
 from tests.cloud import Cloud
-from tests.cloud_scenarios.admin import admin_connection, admin_heat
+from tests.cloud_scenarios.admin import admin_heat
 from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
 
 
@@ -21,12 +21,6 @@ from tests.cloud_scenarios.conftest import physical_ids, wait_for_stack
 def heat(cloud: Cloud, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     with admin_heat(cloud, tmp_path_factory.mktemp("keystone-catalog")) as client:
         yield client
-
-
-@pytest.fixture(scope="module")
-def admin(cloud: Cloud) -> Iterator[openstack.connection.Connection]:
-    with admin_connection(cloud) as connection:
-        yield connection
 
 
 def catalog_template(prefix: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import openstack.connection
 import pytest
 
 from tests.cloud import Cloud
-from tests.cloud_scenarios.admin import admin_connection, admin_heat
+from tests.cloud_scenarios.admin import admin_heat
 from tests.cloud_scenarios.conftest import outputs, physical_ids, wait_for_stack
 
 
@@ -22,12 +22,6 @@ def heat(cloud: Cloud, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any
     directory = tmp_path_factory.mktemp("keystone-project")
     with admin_heat(cloud, directory, "action_retry_limit = 0\n") as client:
         yield client
-
-
-@pytest.fixture(scope="module")
-def admin(cloud: Cloud) -> Iterator[openstack.connection.Connection]:
-    with admin_connection(cloud) as connection:
-        yield connection
 
 
 def projects_template(prefix: str) -> dict[str, Any]:

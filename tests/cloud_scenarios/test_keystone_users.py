@@ -19,7 +19,7 @@ from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3
 
 from tests.cloud import Cloud
-from tests.cloud_scenarios.admin import admin_connection, admin_heat
+from tests.cloud_scenarios.admin import admin_heat
 from tests.cloud_scenarios.conftest import outputs, physical_ids, wait_for_stack
 
 PROJECT_A, PROJECT_B = "project-a", "project-b"
@@ -29,12 +29,6 @@ PROJECT_A, PROJECT_B = "project-a", "project-b"
 def heat(cloud: Cloud, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     with admin_heat(cloud, tmp_path_factory.mktemp("keystone-users")) as client:
         yield client
-
-
-@pytest.fixture(scope="module")
-def admin(cloud: Cloud) -> Iterator[openstack.connection.Connection]:
-    with admin_connection(cloud) as connection:
-        yield connection
 
 
 def users_template(prefix: str) -> dict[str, Any]:

@@ -44,13 +44,6 @@ def heat(cloud: Cloud, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any
         )
 
 
-@pytest.fixture(scope="module")
-def admin(cloud: Cloud) -> Iterator[openstack.connection.Connection]:
-    connection = openstack.connect(**cloud.auth(ADMIN))
-    yield connection
-    connection.close()
-
-
 @pytest.fixture
 def create_stack(heat: Any) -> Iterator[Callable[..., str]]:
     """Creates a stack, the id returned; what a test leaves behind is deleted after it."""

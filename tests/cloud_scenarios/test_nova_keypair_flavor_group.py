@@ -4,7 +4,6 @@ and Nova's refusals (and Heat's own) reported as Heat reports them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import openstack
@@ -52,13 +51,6 @@ def admin_heat(heat: Any, cloud: Cloud) -> Any:
         session=ks_session.Session(auth=auth),
         endpoint_override=f"{endpoint}/{cloud.project_id(ADMIN)}",
     )
-
-
-@pytest.fixture(scope="module")
-def admin(cloud: Cloud) -> Iterator[openstack.connection.Connection]:
-    connection = openstack.connect(**cloud.auth(ADMIN))
-    yield connection
-    connection.close()
 
 
 def test_a_key_pair_and_a_server_group_are_made_and_deleted(

@@ -40,6 +40,7 @@ def test_defaults_are_heats() -> None:
             "insecure": False,
             "region_name_for_services": None,
             "waitcondition_server_url": None,
+            "metadata_server_url": None,
         },
         # No service connection settings until heat.conf gives them (Heat's defaults
         # then: public endpoints, certificates checked, 2 retries), and no caches.
@@ -49,11 +50,20 @@ def test_defaults_are_heats() -> None:
             "region_name_for_shared_services": None,
             "shared_services_types": ("image", "volumev3"),
             "connect_retries": 2,
+            "max_nova_api_microversion": None,
             "caches": {
                 name: {"region": None, "expiration_time": 600}
                 for name in ("constraint_validation", "resource_finder", "service_extension")
             },
         },
+        "default_deployment_signal_transport": "CFN_SIGNAL",
+        "default_software_config_transport": "POLL_SERVER_CFN",
+        "default_user_data_format": "HEAT_CFNTOOLS",
+        "server_keystone_endpoint_type": "",
+        "stack_scheduler_hints": False,
+        "max_server_name_length": 53,
+        "metadata_put_timeout": 60.0,
+        "volume_backups_enabled": True,
         "host": "engine-1",
         "engine_id": "e-1",
         # No resource type policy unless the engine's edge builds one from heat.conf.
@@ -95,6 +105,7 @@ def test_from_conf_reads_where_heats_apis_are_and_the_stack_user_domain(tmp_path
         "stack_domain_admin_password = secret\nheat_stack_user_role = signaller\n"
         "region_name_for_services = R2\n"
         "heat_waitcondition_server_url = http://cfn.example:8000/v1/waitcondition\n"
+        "heat_metadata_server_url = http://cfn.example:8000\n"
         "[clients]\ninsecure = true\n"
         "[clients_heat]\nurl = http://heat.example:8004/v1/%(tenant_id)s\n"
         "endpoint_type = internal\n"
@@ -108,6 +119,7 @@ def test_from_conf_reads_where_heats_apis_are_and_the_stack_user_domain(tmp_path
         "insecure": True,
         "region_name_for_services": "R2",
         "waitcondition_server_url": "http://cfn.example:8000/v1/waitcondition",
+        "metadata_server_url": "http://cfn.example:8000",
     }
     assert dataclasses.asdict(settings.stack_domain) == {
         "domain_id": None,
@@ -116,6 +128,32 @@ def test_from_conf_reads_where_heats_apis_are_and_the_stack_user_domain(tmp_path
         "admin_password": "secret",
         "stack_user_role": "signaller",
     }
+
+
+def test_from_conf_reads_what_resources_do_by_default(tmp_path) -> None:
+    heat_conf = tmp_path / "heat.conf"
+    heat_conf.write_text(
+        "[DEFAULT]\ndefault_deployment_signal_transport = TEMP_URL_SIGNAL\n"
+        "default_software_config_transport = POLL_TEMP_URL\n"
+        "default_user_data_format = RAW\nserver_keystone_endpoint_type = internal\n"
+        "stack_scheduler_hints = true\nmax_server_name_length = 20\n"
+        "max_nova_api_microversion = 2.36\nmetadata_put_timeout = 5\n"
+        "[volumes]\nbackups_enabled = false\n"
+    )
+
+    settings = from_conf(config.load(["--config-file", str(heat_conf)]))
+
+    assert (
+        settings.default_deployment_signal_transport,
+        settings.default_software_config_transport,
+        settings.default_user_data_format,
+        settings.server_keystone_endpoint_type,
+        settings.stack_scheduler_hints,
+        settings.max_server_name_length,
+        settings.clients.max_nova_api_microversion,
+        settings.metadata_put_timeout,
+        settings.volume_backups_enabled,
+    ) == ("TEMP_URL_SIGNAL", "POLL_TEMP_URL", "RAW", "internal", True, 20, "2.36", 5.0, False)
 
 
 def test_noauth_has_no_stack_user_domain(tmp_path) -> None:

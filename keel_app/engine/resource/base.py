@@ -312,6 +312,30 @@ class Resource(LifeCycle):
         wanted = self.referenced_attrs(
             stk_defn, in_resources=for_resources, in_outputs=for_outputs, load_all=load_all
         )
+        if for_outputs is False:
+            # The outputs show what the attributes were when the resource completed, as
+            # Heat's do: the cacheable ones they read are resolved (and kept) now.
+            for_outputs_only = self.referenced_attrs(
+                stk_defn, in_resources=False, load_all=load_all
+            ) - set(wanted)
+            self._attribute_values(
+                attribute
+                for attribute in for_outputs_only
+                if self.attributes.get_cache_mode(  # type: ignore[attr-defined]
+                    attribute if isinstance(attribute, str) else attribute[0]
+                )
+                != "cache_none"
+            )
+        values = self._attribute_values(wanted)
+        return stack_definition.ResourceData(
+            name=self.name,
+            reference=self.FnGetRefId(),
+            attribute_values=values,
+            action=self.action,
+            status=self.status,
+        )
+
+    def _attribute_values(self, wanted: Any) -> dict[Any, Any]:
         values: dict[Any, Any] = {}
         for attribute in wanted:
             path = (attribute,) if isinstance(attribute, str) else attribute
@@ -326,13 +350,7 @@ class Resource(LifeCycle):
                 LOG.info("%s", error)
             except Exception as error:
                 values[attribute] = error
-        return stack_definition.ResourceData(
-            name=self.name,
-            reference=self.FnGetRefId(),
-            attribute_values=values,
-            action=self.action,
-            status=self.status,
-        )
+        return values
 
     # Clients (a stack's context has them when the deployment reaches a Keystone)
 

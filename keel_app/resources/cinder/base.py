@@ -12,6 +12,7 @@ from typing import Any
 
 from keel_app.common import exception
 from keel_app.engine.resource import Resource
+from keel_app.engine.template.resource_definition import ResourceDefinition
 
 
 class CinderResource(Resource):
@@ -32,6 +33,16 @@ def deletion_progress(done: bool = False, backup: bool = False) -> dict[str, Any
 
 class VolumeDeletion(CinderResource):
     """Deleting a volume, after a backup of it when the deletion policy says Snapshot."""
+
+    def validate_deletion_policy(self, policy: Any) -> None:  # type: ignore[override]
+        # Called on the resource: heat.conf's [volumes] backups_enabled is in its stack's
+        # settings (Heat reads the option here).
+        super().validate_deletion_policy(policy)
+        if policy == ResourceDefinition.SNAPSHOT and not self.stack.settings.volume_backups_enabled:
+            raise exception.StackValidationFailed(
+                message=f'"{policy}" deletion policy not supported - volume backup service '
+                "is not enabled."
+            )
 
     def handle_delete(self) -> dict[str, Any]:
         return deletion_progress(done=self.resource_id is None)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from keel_app.common import exception
 from keel_app.engine import constraints
 from keel_app.engine.environment.support import SupportStatus
-from keel_app.engine.properties import Schema, TranslationRule
+from keel_app.engine.properties import Schema
 from keel_app.resources.cinder.base import CinderResource
+from keel_app.resources.project_quota import ProjectQuota
 
 
 def quota_schema(description: str, version: str | None = None) -> Schema:
@@ -22,7 +22,7 @@ def quota_schema(description: str, version: str | None = None) -> Schema:
     )
 
 
-class CinderQuota(CinderResource):
+class CinderQuota(ProjectQuota, CinderResource):
     support_status = SupportStatus(version="7.0.0")
     required_service_extension = "os-quota-sets"
     entity = "quotas"
@@ -64,32 +64,8 @@ it will be hard for them to manage the quota properly.
         SNAPSHOTS: quota_schema("Quota for the number of snapshots."),
     }
 
-    def translation_rules(self, properties: Any) -> list[TranslationRule]:
-        clients = getattr(self.context, "clients", None)
-        return [
-            TranslationRule(
-                properties,
-                TranslationRule.RESOLVE,
-                [self.PROJECT],
-                client_plugin=None if clients is None else clients.client_plugin("keystone"),
-                finder="get_project_id",
-            )
-        ]
-
-    def validate(self) -> Any:
-        result = super().validate()
-        if sum(1 for value in self.properties.values() if value is not None) <= 1:
-            raise exception.PropertyUnspecifiedError(
-                self.GIGABYTES, self.SNAPSHOTS, self.VOLUMES, self.BACKUPS, self.BACKUPS_GIGABYTES
-            )
-        return result
-
-    def handle_create(self) -> None:
-        self._set_quota(self.properties)
-        self.resource_id_set(self.physical_resource_name())
-
-    def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> None:
-        self._set_quota(json_snippet.properties(self.properties_schema, self.context))
+    def unspecified_limits(self) -> tuple[str, ...]:
+        return (self.GIGABYTES, self.SNAPSHOTS, self.VOLUMES, self.BACKUPS, self.BACKUPS_GIGABYTES)
 
     def handle_delete(self) -> None:
         self.cinder().request("DELETE", f"os-quota-sets/{self.properties[self.PROJECT]}")

@@ -17,6 +17,7 @@ from keel_app.common import exception
 from keel_app.engine.properties import TranslationRule
 from keel_app.resources.cinder import server_volumes
 from keel_app.resources.cinder.volume_schema import CinderVolumeSchema
+from keel_app.resources.scheduler_hints import with_stack_hints
 
 CREATING = ("creating", "restoring-backup", "downloading")
 # Volumes in use may be extended from this microversion on (cinder.EXTEND_IN_USE).
@@ -94,7 +95,7 @@ from snapshot, backup or image. Also volume can be created only by size.
             "size": self.properties[self.SIZE],
             "availability_zone": self.properties[self.AVAILABILITY_ZONE] or None,
         }
-        hints = self.properties[self.CINDER_SCHEDULER_HINTS]
+        hints = with_stack_hints(self, self.properties[self.CINDER_SCHEDULER_HINTS])
         if hints:
             arguments["scheduler_hints"] = hints
         if self.properties[self.IMAGE]:

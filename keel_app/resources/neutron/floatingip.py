@@ -42,6 +42,21 @@ def _required_ports(resource: Any, deps: Any) -> list[Any]:
     return [required for required in deps.graph()[resource] if isinstance(required, Port)]
 
 
+def depend_on_router_interfaces(resource: Any, deps: Any) -> None:
+    """Make ``resource`` wait for the template's router interfaces on the subnet of a port
+    it requires: the port's subnet must be plugged into a router before an address binds
+    (Heat looks at a port's first fixed IP only)."""
+    for other in resource.stack.resources.values():
+        if not isinstance(other, RouterInterface):
+            continue
+        subnet = _interface_subnet(other)
+        for port in _required_ports(resource, deps):
+            subnets = _port_subnets(port)
+            if subnets and subnets[0] == subnet:
+                deps += (resource, other)
+                break
+
+
 class FloatingIP(NeutronResource):
     entity = "floatingip"
     type_description = """\
@@ -294,18 +309,8 @@ IP address to associate with this floating IP.
     }
 
     def add_dependencies(self, deps: Any) -> None:
-        # The port's subnet must be plugged into a router before the address binds.
         super().add_dependencies(deps)
-        for other in self.stack.resources.values():
-            if not isinstance(other, RouterInterface):
-                continue
-            subnet = _interface_subnet(other)
-            for port in _required_ports(self, deps):
-                subnets = _port_subnets(port)
-                # Heat looks at a port's first fixed IP only.
-                if subnets and subnets[0] == subnet:
-                    deps += (self, other)
-                    break
+        depend_on_router_interfaces(self, deps)
 
     def handle_create(self) -> None:
         body = self.prepare_properties(self.properties, self.name)

@@ -11,6 +11,9 @@ from typing import Any
 
 from keel_app.engine.resource import Resource
 
+# What Heat's novaclient speaks unless a call asks for more (quotas, aggregates).
+BASE_MICROVERSION = "2.1"
+
 
 class NovaResource(Resource):
     default_client_name = "nova"
@@ -24,9 +27,6 @@ class NovaResource(Resource):
 
     def _show_resource(self) -> Any:
         return self.nova().request("GET", f"{self.api_path}/{self.resource_id}")[self.api_key]
-
-    def get_reference_id(self) -> str:
-        return self.resource_id  # type: ignore[no-any-return]
 
     def handle_delete(self) -> None:
         if self.resource_id is None:

@@ -54,6 +54,11 @@ save.
     )
     ATTRIBUTES = (PUBLIC_KEY_ATTR, PRIVATE_KEY_ATTR) = ("public_key", "private_key")
 
+    def get_reference_id(self) -> str:
+        # Its Nova name, None until made, as in Heat (other types fall back on the
+        # resource's own name until then).
+        return self.resource_id  # type: ignore[no-any-return]
+
     properties_schema = {
         NAME: Schema(
             Schema.STRING,

@@ -5,10 +5,10 @@ complete once Nova reports it ACTIVE. Its name, metadata, tags and admin passwor
 in place; a new flavor resizes it (then confirms the resize) and a new image rebuilds
 it, unless the update policies ask for replacement; a new user data replaces it unless
 ``user_data_update_policy`` says otherwise. Deleting waits until Nova has forgotten it,
-then deletes the ports the resource made. The software-deployment transports (the
-credentials and metadata a server polls for) are not provided yet, so
-``user_data_format: SOFTWARE_CONFIG`` is refused at validation instead of booting a
-server that could never receive its deployments.
+then deletes the ports the resource made. With ``user_data_format: SOFTWARE_CONFIG``
+the server gets its deployments through ``software_config_transport``
+(``server_transports``): made before the boot, so that the user data carries it,
+changed in place, and deleted with the server.
 """
 
 from __future__ import annotations
@@ -18,12 +18,15 @@ from typing import Any
 from keel_app.common import exception
 from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import TranslationRule
+from keel_app.resources.configured_defaults import given_or_configured
+from keel_app.resources.heat.server_transports import SoftwareConfigTransports
 from keel_app.resources.nova.base import NovaResource
 from keel_app.resources.nova.server_boot import ServerBoot
 from keel_app.resources.nova.server_network_updates import ServerNetworkUpdates
 from keel_app.resources.nova.server_networks import EXTERNAL_PORTS, INTERNAL_PORTS, ServerNetworks
 from keel_app.resources.nova.server_schema import ATTRIBUTES_SCHEMA, PROPERTIES_SCHEMA
 from keel_app.resources.nova.server_snapshots import ServerSnapshots
+from keel_app.resources.nova.server_suspension import ServerSuspension
 from keel_app.resources.nova.server_updates import ServerUpdates
 from keel_app.resources.nova.server_validation import TAGS_MICROVERSION, ServerValidation
 
@@ -31,19 +34,31 @@ from keel_app.resources.nova.server_validation import TAGS_MICROVERSION, ServerV
 MAX_SERVER_NAME_LENGTH = 53
 
 
+def server_name_limit(resource: Any) -> int:
+    """The longest name a server is given: heat.conf's max_server_name_length."""
+    settings = getattr(resource.stack, "settings", None)
+    return int(getattr(settings, "max_server_name_length", MAX_SERVER_NAME_LENGTH))
+
+
 class Server(
     ServerValidation,
     ServerBoot,
     ServerSnapshots,
+    ServerSuspension,
     ServerUpdates,
     ServerNetworkUpdates,
     ServerNetworks,
+    SoftwareConfigTransports,
     NovaResource,
 ):
     api_path = "servers"
     api_key = "server"
     entity = "servers"
-    physical_resource_name_limit = MAX_SERVER_NAME_LENGTH
+
+    @property
+    def physical_resource_name_limit(self) -> int:  # type: ignore[override]
+        return server_name_limit(self)
+
     support_status = SupportStatus()
     type_description = """\
 A resource for managing Nova instances.
@@ -160,6 +175,15 @@ OpenStack cloud.
     )
 
     RAW, HEAT_CFNTOOLS, SOFTWARE_CONFIG = "RAW", "HEAT_CFNTOOLS", "SOFTWARE_CONFIG"
+    # os-collect-config also reads Nova's metadata service.
+    default_collectors = ("ec2",)
+
+    def user_data_software_config(self) -> bool:
+        return bool(self.user_data_format(self.properties) == self.SOFTWARE_CONFIG)
+
+    def user_data_format(self, properties: Any) -> str:
+        configured = self.stack.settings.default_user_data_format
+        return str(given_or_configured(properties, self.USER_DATA_FORMAT, configured))
 
     def translation_rules(self, properties: Any) -> list[TranslationRule]:
         clients = getattr(self.context, "clients", None)
@@ -220,6 +244,11 @@ OpenStack cloud.
         ]
 
     def handle_create(self) -> str:
+        if self.user_data_software_config():
+            # The user data carries the transport: it is made first.
+            metadata = self.metadata_get(True) or {}
+            self.create_transport_credentials(self.properties)
+            self.populate_deployments_metadata(metadata, self.properties)
         answer = self.nova().request("POST", "servers", self.boot_request())
         server_id = str(answer["server"]["id"])
         self.resource_id_set(server_id)
@@ -242,9 +271,6 @@ OpenStack cloud.
         server = self.nova().get_server(self.resource_id)
         server.setdefault(self.OS_COLLECT_CONFIG, self.os_collect_config())
         return server
-
-    def os_collect_config(self) -> Any:
-        return (self.metadata_get() or {}).get("os-collect-config", {})
 
     def _resolve_attribute(self, name: str) -> Any:
         if self.resource_id is None:
@@ -321,6 +347,8 @@ OpenStack cloud.
     # Deleting
 
     def handle_delete(self) -> dict[str, str] | None:  # type: ignore[override]
+        if self.user_data_software_config():
+            self.delete_transports()
         self.data_delete(EXTERNAL_PORTS)
         if self.resource_id is None:
             # Never booted: the ports made for it were never attached.
@@ -347,45 +375,6 @@ OpenStack cloud.
         # The server is gone and Nova detached its ports: the resource's own may go.
         self.delete_internal_ports()
         return True
-
-    # Suspend and resume
-
-    def handle_suspend(self) -> str:
-        server = self.server_for_action("suspend")
-        if self.nova().get_status(server) != "SUSPENDED":
-            self.nova().server_action(self.resource_id, "suspend")
-        return str(server["id"])
-
-    def check_suspend_complete(self, server_id: str) -> bool:
-        nova = self.nova()
-        server = nova.fetch_server(server_id)
-        if server is None:
-            return False
-        status = nova.get_status(server)
-        if status in nova.deferred_server_statuses | {"ACTIVE"}:
-            return status == "SUSPENDED"
-        raise exception.ResourceUnknownStatus(
-            result=f"Suspend of server {server['name']} failed", resource_status=status
-        )
-
-    def handle_resume(self) -> str:
-        server = self.server_for_action("resume")
-        if self.nova().get_status(server) != "ACTIVE":
-            self.nova().server_action(self.resource_id, "resume")
-        return str(server["id"])
-
-    def check_resume_complete(self, server_id: str) -> bool:
-        return bool(self.nova().check_active(server_id))
-
-    def server_for_action(self, verb: str) -> dict[str, Any]:
-        if self.resource_id is None:
-            raise exception.Error(f"Cannot {verb} {self.name}, resource_id not set")
-        try:
-            return dict(self.nova().request("GET", f"servers/{self.resource_id}")["server"])
-        except Exception as error:
-            if self.nova().is_not_found(error):
-                raise exception.NotFound(f"Failed to find server {self.resource_id}") from None
-            raise
 
 
 RESOURCE_CLASSES = {"OS::Nova::Server": Server}

@@ -10,6 +10,7 @@ from typing import Any
 
 from keel_app.common import exception
 from keel_app.resources.nova import server_user_data
+from keel_app.resources.scheduler_hints import with_stack_hints
 
 
 class ServerBoot:
@@ -20,7 +21,7 @@ class ServerBoot:
 
     def user_data(self, properties: Any) -> str | None:
         content = properties[self.USER_DATA]
-        user_data_format = properties[self.USER_DATA_FORMAT]
+        user_data_format = self.user_data_format(properties)
         if user_data_format in (self.RAW, self.SOFTWARE_CONFIG) and _is_uuid_like(content):
             content = self.stored_software_config(content)
         cfn_url = None
@@ -43,10 +44,7 @@ class ServerBoot:
         return stored["config"]
 
     def cfn_metadata_server_url(self) -> str:
-        url = self.context.clients.client_plugin("heat").get_heat_cfn_url()
-        if "/v1" not in url:
-            url += "/v1"
-        return url if url.endswith("/") else url + "/"
+        return str(self.context.clients.client_plugin("heat").get_cfn_metadata_server_url())
 
     def boot_request(self) -> dict[str, Any]:
         """The body of the boot request, as novaclient would send it."""
@@ -95,14 +93,15 @@ class ServerBoot:
                 )
             server["block_device_mapping_v2"] = mappings
         nics = self.build_nics(properties[self.NETWORKS], security_groups)
-        if nics is None:
-            # novaclient's own refusal at Heat's microversion.
+        if nics is not None:
+            server["networks"] = nics
+        elif self.nova().is_version_supported("2.37"):
+            # novaclient's own refusal from the microversion that made networks required.
             raise ValueError("nics are required after microversion 2.36")
-        server["networks"] = nics
         if properties[self.DISK_CONFIG] is not None:
             server["OS-DCF:diskConfig"] = properties[self.DISK_CONFIG]
         body: dict[str, Any] = {"server": server}
-        hints = properties[self.SCHEDULER_HINTS]
+        hints = with_stack_hints(self, properties[self.SCHEDULER_HINTS])
         if hints:
             body["os:scheduler_hints"] = hints
         return body

@@ -15,7 +15,7 @@ from typing import Any
 
 from keel_app.common import exception
 from keel_app.resources.nova.server_networks import INTERNAL_PORTS
-from keel_app.resources.nova.server_updates import step
+from keel_app.resources.nova.server_steps import step
 
 # Keys of a networks entry that the attached interfaces tell about.
 INTERFACE_KEYS = ("port", "network", "fixed_ip", "subnet")
@@ -209,75 +209,6 @@ class ServerNetworkUpdates:
             if match is not None:
                 entry.update(match)
                 found.remove(match)
-
-    def start_interface_detach(self, port_id: str) -> bool:
-        server: Any = self
-        with server.nova().ignore_not_found():
-            if self.fetch() is not None:
-                server.nova().request(
-                    "DELETE", f"servers/{server.resource_id}/os-interface/{port_id}"
-                )
-        return True
-
-    def check_interface_detach(self, port_id: str) -> bool:
-        server: Any = self
-        neutron = server.neutron()
-        with neutron.ignore_not_found():
-            port = neutron.show("port", port_id)
-            if port.get("device_id") == server.resource_id:
-                return False
-            found = self.fetch() or {}
-            for addresses in (found.get("addresses") or {}).values():
-                for address in addresses:
-                    if (
-                        address.get("OS-EXT-IPS:type") == "fixed"
-                        and address.get("OS-EXT-IPS-MAC:mac_addr") == port["mac_address"]
-                    ):
-                        return False
-        return True
-
-    def start_interface_attach(self, arguments: dict[str, Any]) -> bool:
-        server: Any = self
-        if self.fetch() is None:
-            return False
-        body: dict[str, Any] = {}
-        if arguments.get("port_id"):
-            body["port_id"] = arguments["port_id"]
-        if arguments.get("net_id"):
-            body["net_id"] = arguments["net_id"]
-        if arguments.get("fip"):
-            body["fixed_ips"] = [{"ip_address": arguments["fip"]}]
-        attached = server.nova().request(
-            "POST", f"servers/{server.resource_id}/os-interface", {"interfaceAttachment": body}
-        )["interfaceAttachment"]
-        if not arguments.get("port_id") and arguments.get("security_groups"):
-            server.neutron().update(
-                "port", attached["port_id"], {"security_groups": arguments["security_groups"]}
-            )
-        return True
-
-    def check_interface_attach(self, port_id: str | None) -> bool:
-        server: Any = self
-        if not port_id:
-            return True
-        found = self.fetch()
-        if found is None:
-            return False
-        port = server.neutron().show("port", port_id)
-        fixed = [
-            entry["ip_address"] for entry in port.get("fixed_ips", []) if entry.get("ip_address")
-        ]
-        if not fixed:
-            return port_id in [
-                interface["port_id"] for interface in server.nova().interfaces(server.resource_id)
-            ]
-        shown = {
-            address["addr"]
-            for addresses in (found.get("addresses") or {}).values()
-            for address in addresses
-            if address.get("OS-EXT-IPS:type") == "fixed"
-        }
-        return all(ip in shown for ip in fixed)
 
     def delete_detached_internal_ports(self, steps: list[dict[str, Any]]) -> None:
         """Internal ports go once Nova has let them go (deleting them earlier races

@@ -4,9 +4,8 @@ Name, metadata, tags and the admin password change with one call each. A new fla
 two steps (resize, then confirm the resize once Nova asks to verify it), a new image one
 (rebuild), a new user data under ``user_data_update_policy: REBUILD`` one (rebuild with
 the same image and the new user data), changed networks one step per interface detached
-or attached (``server_network_updates``). The steps travel as the update's token, a JSON
-list; each is started (``called``) then checked (``complete``) on later polls, one at a
-time, as Heat's ``ServerUpdateProgress`` list is.
+or attached (``server_network_updates``). The steps are ``server_steps``' (the resize
+and interface handlers are shared with AWS::EC2::Instance).
 """
 
 from __future__ import annotations
@@ -15,19 +14,10 @@ import base64
 from typing import Any
 
 from keel_app.common import exception
+from keel_app.resources.nova.server_steps import ServerSteps, step
 
 
-def step(handler: str, *arguments: Any, checker_arguments: Any = None) -> dict[str, Any]:
-    return {
-        "handler": handler,
-        "arguments": list(arguments),
-        "checker_arguments": list(arguments if checker_arguments is None else checker_arguments),
-        "called": False,
-        "complete": False,
-    }
-
-
-class ServerUpdates:
+class ServerUpdates(ServerSteps):
     """Mixed into the Server."""
 
     def needs_replace_with_prop_diff(
@@ -50,8 +40,8 @@ class ServerUpdates:
     def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> list[Any]:
         server: Any = self
         nova = server.nova()
-        if tmpl_diff.metadata_changed():
-            server.metadata_set(json_snippet.metadata())
+        # New template metadata, and a new software config transport.
+        server.update_transports(json_snippet, tmpl_diff, prop_diff)
         after = json_snippet.properties(server.properties_schema, server.context)
         server.translate_properties(after)
         steps: list[dict[str, Any]] = []
@@ -90,21 +80,10 @@ class ServerUpdates:
 
     def check_update_complete(self, steps: list[dict[str, Any]] | None) -> bool:
         """Push the steps to completion in order: start one, or check the one started."""
-        for current in steps or []:
-            if not current["called"]:
-                current["called"] = bool(
-                    getattr(self, f"start_{current['handler']}")(*current["arguments"])
-                )
-                return False
-            if not current["complete"]:
-                current["complete"] = bool(
-                    getattr(self, f"check_{current['handler']}")(*current["checker_arguments"])
-                )
-                break
+        server: Any = self
+        done = self.advance_steps(steps or [])
         self.delete_detached_internal_ports(steps or [])
-        done = all(current["complete"] for current in steps or [])
         if done:
-            server: Any = self
             server.store_external_ports(server.nova().interfaces(server.resource_id))
         return done
 
@@ -113,63 +92,7 @@ class ServerUpdates:
     def replace_metadata(self, metadata: Any) -> None:
         server: Any = self
         nova = server.nova()
-        wanted = nova.meta_serialize(metadata)
-        current = nova.get_server(server.resource_id).get("metadata") or {}
-        for key in sorted(set(current) - set(wanted)):
-            nova.request("DELETE", f"servers/{server.resource_id}/metadata/{key}")
-        nova.request("POST", f"servers/{server.resource_id}/metadata", {"metadata": wanted})
-
-    # Resize
-
-    def fetch(self) -> dict[str, Any] | None:
-        server: Any = self
-        return server.nova().fetch_server(server.resource_id)  # type: ignore[no-any-return]
-
-    def start_resize(self, flavor: str) -> bool:
-        server: Any = self
-        if self.fetch() is None:
-            return False
-        server.nova().server_action(server.resource_id, "resize", {"flavorRef": flavor})
-        return True
-
-    def check_resize(self, flavor: str) -> bool:
-        found = self.fetch()
-        # Nova may not have started: ACTIVE is "not yet" as RESIZE is.
-        if found is None or found["status"] in ("RESIZE", "ACTIVE"):
-            return False
-        if found["status"] == "VERIFY_RESIZE":
-            return True
-        raise exception.Error(f"Resizing to '{flavor}' failed, status '{found['status']}'")
-
-    def start_verify_resize(self) -> bool:
-        server: Any = self
-        nova = server.nova()
-        found = self.fetch()
-        if found is None:
-            return False
-        status = nova.get_status(found)
-        if status != "VERIFY_RESIZE":
-            raise exception.ResourceUnknownStatus(
-                result=f"Could not confirm resize of server {server.resource_id}",
-                resource_status=status,
-            )
-        nova.server_action(server.resource_id, "confirmResize")
-        return True
-
-    def check_verify_resize(self) -> bool:
-        server: Any = self
-        found = self.fetch()
-        if found is None:
-            return False
-        status = server.nova().get_status(found)
-        if status == "ACTIVE":
-            return True
-        if status == "VERIFY_RESIZE" or "resize" in (found.get("OS-EXT-STS:task_state") or ""):
-            return False
-        raise exception.ResourceUnknownStatus(
-            result=f"Confirm resize for server {server.resource_id} failed",
-            resource_status=status,
-        )
+        nova.meta_update(nova.get_server(server.resource_id), metadata)
 
     # Rebuild
 

@@ -23,19 +23,12 @@ class ServerValidation:
         result = super().validate()
         if result:
             return result
-        if self.properties[self.USER_DATA_FORMAT] == self.SOFTWARE_CONFIG:
+        if self.user_data_software_config():
             if "deployments" in (self.t.metadata() or {}):
                 raise exception.StackValidationFailed(
                     message="deployments key not allowed in resource metadata with "
                     "user_data_format of SOFTWARE_CONFIG"
                 )
-            transport = self.properties[self.SOFTWARE_CONFIG_TRANSPORT]
-            raise exception.StackValidationFailed(
-                message=f'software_config_transport "{transport}" is not available: '
-                "OpenKeel does not yet give servers the credentials and metadata that "
-                "software deployments reach them with, so user_data_format "
-                "SOFTWARE_CONFIG cannot be used."
-            )
         self.validate_block_device_mapping()
         if self.properties[self.IMAGE]:
             self.validate_image_flavor(self.properties[self.IMAGE], self.properties[self.FLAVOR])

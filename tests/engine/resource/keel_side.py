@@ -14,6 +14,7 @@ from keel_app.common.context import RequestContext
 from keel_app.common.identifier import HeatIdentifier
 from keel_app.engine.environment import Environment, global_env
 from keel_app.engine.resource import Resource, resource_schema
+from keel_app.engine.settings import EngineSettings
 from keel_app.engine.template import Template
 from keel_app.engine.template.format import parse
 from keel_app.engine.template.stack_definition import StackDefinition, update_resource_data
@@ -37,6 +38,8 @@ class CorpusStack:
         self.nested_depth = 0
         self.in_convergence_check = False
         self.timeout_mins: int | None = None
+        # heat.conf's defaults, as the corpus's Heat runs with them.
+        self.settings = EngineSettings()
         identifier = HeatIdentifier("p", name, "")
         self.defn = StackDefinition(context, template, identifier, {})
         self.resources = {

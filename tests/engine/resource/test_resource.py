@@ -20,6 +20,7 @@ from keel_app.engine.graph import Dependencies
 from keel_app.engine.resource import Resource, resource_schema
 from keel_app.engine.resource.base import NO_LIFE_CYCLE
 from keel_app.resources.cloud_types import CLOUD_TYPES, STUB_CLASSES
+from keel_app.resources.heat.deployed_server import DeployedServer
 from keel_app.resources.heat.none import NoneResource
 from keel_app.resources.heat.random_string import RandomString
 from tests.engine.resource import keel_side
@@ -118,7 +119,7 @@ def test_deletion_policies() -> None:
         RandomString.validate_deletion_policy("Keep")
     assert str(unsupported.value) == 'DeletionPolicy: "Snapshot" deletion policy not supported'
     assert str(unknown.value) == 'DeletionPolicy: Invalid deletion policy "Keep"'
-    STUB_CLASSES["OSHeatDeployedServer"].validate_deletion_policy("Snapshot")
+    DeployedServer.validate_deletion_policy("Snapshot")
 
 
 def test_getdoc_is_the_type_description() -> None:

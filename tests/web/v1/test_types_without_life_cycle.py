@@ -19,10 +19,7 @@ from tests.web.v1.test_catalog import _full_catalog_token
 # The types a new user tried first, with the properties they gave (one of them bogus).
 TYPES = [
     ("AWS::ElasticLoadBalancing::LoadBalancer", {"AvailabilityZones": [], "Bogus": 1}, "nova"),
-    ("AWS::IAM::User", {}, "keystone"),
-    ("OS::Heat::SoftwareDeployments", {"servers": {}}, "nova"),
-    ("OS::Heat::SoftwareDeployment", {"server": "abc"}, "heat"),
-    ("OS::Heat::DeployedServer", {}, "heat"),
+    ("OS::Nova::FloatingIP", {"pool": "public"}, "nova"),
 ]
 
 
