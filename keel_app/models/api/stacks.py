@@ -11,6 +11,7 @@ from sqlalchemy import orm
 from sqlalchemy.orm import Session
 
 from keel_app.common import exception
+from keel_app.models.api.packed_row import PackedSelect
 from keel_app.models.api.scope import Scope
 from keel_app.models.api.status_reason import truncate_status_reason
 from keel_app.models.base import utcnow
@@ -109,10 +110,9 @@ def get_resource_and_stack(
     than any of its writes. NotFound when there is no such resource.
     """
     with database.transaction() as session:
-        found = session.connection().execute(_STEP_READ, {"resource_id": resource_id}).first()
-    if found is None:
+        values = _STEP_READ.first(session.connection(), {"resource_id": resource_id})
+    if values is None:
         raise exception.NotFound(f"resource with id {resource_id} not found")
-    values = found._mapping
     resource = StepRecord({name: values[label] for name, label in _RESOURCE_LABELS})
     stack = StepRecord({name: values[label] for name, label in _STACK_LABELS})
     if stack.id is None or stack.deleted_at is not None or not _in_scope(scope, stack):
@@ -141,7 +141,7 @@ def _labelled(model: Any, prefix: str, leave_out: tuple[str, ...] = ()) -> list[
 _RESOURCE_LABELS = _labelled(Resource, "resource_")
 # The graph of a large stack is bigger than the rest of the row; steps cache it.
 _STACK_LABELS = _labelled(Stack, "stack_", leave_out=("current_deps",))
-_STEP_READ = (
+_STEP_READ = PackedSelect(
     sa.select(
         *[
             sa.inspect(Resource).column_attrs[name].columns[0].label(label)
