@@ -16,7 +16,8 @@ engine's resident memory (the largest worker's for ``fleet``), and database stat
 resource (counted by this process's engine for ``embedded``; the server's ``Questions``
 delta for MariaDB, so other clients of the server count too). With ``--with-heat`` it also
 runs the same shapes through the reference Heat 27.0.1 (../shared/tools/reference-heat,
-started by its up.sh) and prints Heat's times and the ratio.
+started by its up.sh) and prints Heat's times and the ratio. With ``--repeat N`` each
+shape runs N times and each phase's median milliseconds a resource follows its runs.
 
     .venv/bin/python bench/convergence.py --deployment fleet --shapes none:100,none:500,chain:100
 """
@@ -388,6 +389,39 @@ def heat_phase(heat: dict[str, Any] | None, phase: str) -> tuple[float | None, s
     return heat[f"{phase}_s"], str(heat[f"{phase}_s"])
 
 
+def print_rows(
+    figures: list[dict[str, Any]], heat: dict[str, Any] | None, resources: int, rss_mb: float
+) -> None:
+    """One run's phases, one line each, beside Heat's figure for the phase."""
+    for figure in figures:
+        heat_s, heat_shown = heat_phase(heat, figure["phase"])
+        ratio = f"{heat_s / figure['wall_s']:.0f}x" if heat_s else "-"
+        heat_ms = f"{1000 * heat_s / resources:.1f}" if heat_s else "-"
+        print(
+            f"{figure['shape']:<12} {figure['phase']:<7} {figure['status']:<18} "
+            f"{figure['wall_s']:>8.2f} {figure['call_s']:>7.2f} {figure['tasks']:>7} "
+            f"{figure['resources_per_s'] or 0:>8.1f} "
+            f"{1000 * figure['wall_s'] / resources:>7.2f} "
+            f"{figure['tasks_per_s'] or 0:>8.1f} "
+            f"{figure['statements_per_resource'] or '-':>9} "
+            f"{heat_shown:>8} {heat_ms:>11} {ratio:>6} "
+            f"{rss_mb:>7.1f}"
+        )
+
+
+def print_medians(runs: list[list[dict[str, Any]]], resources: int) -> None:
+    """Per phase, the median of the runs' milliseconds a resource, with the fastest and
+    the slowest: one run on a shared machine can be a third off either way."""
+    for index, figure in enumerate(runs[0]):
+        each = sorted(1000 * run[index]["wall_s"] / resources for run in runs)
+        middle = len(each) // 2
+        median = each[middle] if len(each) % 2 else (each[middle - 1] + each[middle]) / 2
+        print(
+            f"# {figure['shape']} {figure['phase']}: median {median:.2f} ms/res of "
+            f"{len(each)} runs (fastest {each[0]:.2f}, slowest {each[-1]:.2f})"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deployment", choices=["embedded", "fleet"], default="embedded")
@@ -398,6 +432,12 @@ def main() -> int:
     parser.add_argument("--with-heat", action="store_true", help="also time reference Heat")
     parser.add_argument(
         "--no-update", action="store_true", help="create and delete only (no update phase)"
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="run each shape this many times (new stacks) and print the medians",
     )
     parser.add_argument(
         "--no-warm-up",
@@ -431,21 +471,12 @@ def main() -> int:
                 shape, _, count_text = item.partition(":")
                 count = int(count_text)
                 heat = heat_figures(shape, count) if arguments.with_heat else None
-                for figure in run_shape(deployment, shape, count, not arguments.no_update):
-                    heat_s, heat_shown = heat_phase(heat, figure["phase"])
-                    ratio = f"{heat_s / figure['wall_s']:.0f}x" if heat_s else "-"
-                    resources = resources_in(shape, count)
-                    heat_ms = f"{1000 * heat_s / resources:.1f}" if heat_s else "-"
-                    print(
-                        f"{figure['shape']:<12} {figure['phase']:<7} {figure['status']:<18} "
-                        f"{figure['wall_s']:>8.2f} {figure['call_s']:>7.2f} {figure['tasks']:>7} "
-                        f"{figure['resources_per_s'] or 0:>8.1f} "
-                        f"{1000 * figure['wall_s'] / resources:>7.2f} "
-                        f"{figure['tasks_per_s'] or 0:>8.1f} "
-                        f"{figure['statements_per_resource'] or '-':>9} "
-                        f"{heat_shown:>8} {heat_ms:>11} {ratio:>6} "
-                        f"{deployment.rss_mb():>7.1f}"
-                    )
+                runs = []
+                for _ in range(arguments.repeat):
+                    runs.append(run_shape(deployment, shape, count, not arguments.no_update))
+                    print_rows(runs[-1], heat, resources_in(shape, count), deployment.rss_mb())
+                if arguments.repeat > 1:
+                    print_medians(runs, resources_in(shape, count))
             rss_end = deployment.rss_mb()
             print(
                 f"# engine RSS: {rss_start:.1f} MB after the warm-up, {rss_end:.1f} MB at the "
