@@ -57,6 +57,9 @@ _TEMPLATES_PER_DATABASE = 16
 # large templates or many small ones. An update's steps use two versions (the new one,
 # and the old one for what it deletes): room for those of two 10,000-resource stacks.
 TEMPLATE_RESOURCES_CACHED = 40000
+# A version no step of this process has used for this long belongs to a finished
+# traversal, most often one another process saw end; one still in use is read again.
+CACHED_TEMPLATE_IDLE_SECONDS = 60.0
 _templates: weakref.WeakKeyDictionary[Database, BoundedCache[Template]] = (
     weakref.WeakKeyDictionary()
 )
@@ -74,7 +77,10 @@ def load_template(database: Database, template_id: int, settings: EngineSettings
         cache = _templates.get(database)
         if cache is None:
             cache = _templates[database] = BoundedCache(
-                _TEMPLATES_PER_DATABASE, capacity=TEMPLATE_RESOURCES_CACHED, weigh=_template_weight
+                _TEMPLATES_PER_DATABASE,
+                capacity=TEMPLATE_RESOURCES_CACHED,
+                weigh=_template_weight,
+                max_idle=CACHED_TEMPLATE_IDLE_SECONDS,
             )
     return cache.get_or_build(
         (template_id, settings.auth_encryption_key),

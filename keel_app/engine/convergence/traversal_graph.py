@@ -104,8 +104,14 @@ class TraversalGraph(NamedTuple):
 # update traversals of three 10,000-resource stacks in flight at once: a graph evicted
 # while its steps go on is parsed again by every step.
 GRAPH_NODES_CACHED = 60000
+# As for templates (runtime.CACHED_TEMPLATE_IDLE_SECONDS): a graph unused this long is most
+# often one whose traversal ended in another process.
+CACHED_GRAPH_IDLE_SECONDS = 60.0
 _graphs: BoundedCache[TraversalGraph] = BoundedCache(
-    64, capacity=GRAPH_NODES_CACHED, weigh=lambda graph: len(graph.nodes)
+    64,
+    capacity=GRAPH_NODES_CACHED,
+    weigh=lambda graph: len(graph.nodes),
+    max_idle=CACHED_GRAPH_IDLE_SECONDS,
 )
 
 

@@ -62,3 +62,26 @@ def test_a_stack_whose_traversal_ended_has_its_graphs_read_again() -> None:
     assert len(reads) == 2
     assert str(again.dependencies) == str(first.dependencies)
     assert again.roots == frozenset({traversal_graph.ConvergenceNode(2, True)})
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_an_entry_nobody_asked_for_in_max_idle_seconds_goes() -> None:
+    clock = Clock()
+    cache: BoundedCache[str] = BoundedCache(10, max_idle=60, clock=clock)
+    cache.get_or_build("finished", lambda: "old")
+    cache.get_or_build("in use", lambda: "kept")
+    clock.now = 50
+    cache.get_or_build("in use", lambda: "rebuilt")
+    clock.now = 61
+    cache.get_or_build("new", lambda: "new")
+
+    assert len(cache) == 2
+    assert cache.get_or_build("in use", lambda: "rebuilt") == "kept"
+    assert cache.get_or_build("finished", lambda: "read again") == "read again"
