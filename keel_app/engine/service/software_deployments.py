@@ -212,6 +212,10 @@ def _refresh_from_swift(
             details=json.loads(body),
             updated_at=last_modified.isoformat() if last_modified is not None else None,
         )
+        # A signal is read once. Swift's Last-Modified is a whole second, rounded up: an
+        # update made within the second of this signal would take it for its own.
+        with swift.ignore_not_found():
+            swift.delete_object(container, object_name)
     return visible_deployment(database, context, deployment.id)
 
 
