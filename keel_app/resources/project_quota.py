@@ -7,7 +7,20 @@ from __future__ import annotations
 from typing import Any
 
 from keel_app.common import exception
-from keel_app.engine.properties import TranslationRule
+from keel_app.engine import constraints
+from keel_app.engine.environment.support import SupportStatus
+from keel_app.engine.properties import Schema, TranslationRule
+
+
+def limit_schema(description: str, support_status: SupportStatus | None = None) -> Schema:
+    """One limit of a quota type: -1 (no limit) or more, changed in place."""
+    return Schema(
+        Schema.INTEGER,
+        description,
+        constraints=[constraints.Range(min=-1)],
+        update_allowed=True,
+        **({"support_status": support_status} if support_status else {}),
+    )
 
 
 class ProjectQuota:

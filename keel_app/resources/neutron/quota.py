@@ -13,18 +13,15 @@ from typing import Any
 from keel_app.engine import constraints
 from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import Schema
+from keel_app.resources import project_quota
 from keel_app.resources.neutron.base import NeutronResource
 from keel_app.resources.project_quota import ProjectQuota
 
 
 def limit_schema(what: str, version: str | None = None) -> Schema:
-    """One limit: -1 or more, changed in place."""
-    return Schema(
-        Schema.INTEGER,
+    return project_quota.limit_schema(
         f"Quota for the number of {what}. Setting -1 means unlimited.",
-        constraints=[constraints.Range(min=-1)],
-        update_allowed=True,
-        **({"support_status": SupportStatus(version=version)} if version else {}),
+        SupportStatus(version=version) if version else None,
     )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from keel_app.engine import constraints
 from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import Schema
+from keel_app.resources import project_quota
 from keel_app.resources.nova.base import BASE_MICROVERSION, NovaResource
 from keel_app.resources.project_quota import ProjectQuota
 
@@ -27,13 +28,8 @@ FILE_INJECTION_DEPRECATED = SupportStatus(
 
 
 def limit_schema(what: str, support_status: SupportStatus | None = None) -> Schema:
-    """One limit: -1 or more, changed in place."""
-    return Schema(
-        Schema.INTEGER,
-        f"Quota for the {what}. Setting the value to -1 removes the limit.",
-        constraints=[constraints.Range(min=-1)],
-        update_allowed=True,
-        **({"support_status": support_status} if support_status else {}),
+    return project_quota.limit_schema(
+        f"Quota for the {what}. Setting the value to -1 removes the limit.", support_status
     )
 
 
