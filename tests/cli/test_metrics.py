@@ -196,7 +196,13 @@ def test_the_fleet_shows_its_queues_and_each_worker_its_steps(
 
 
 def test_queue_depth_counts_the_messages_waiting() -> None:
-    with fleet.rabbit_vhost() as vhost_url, Connection(vhost_url) as connection:
+    # Confirmed publishes: a message is in its queue before the collector asks, rather
+    # than still on its way when the collector's own connection reads the count.
+    confirmed = {"confirm_publish": True}
+    with (
+        fleet.rabbit_vhost() as vhost_url,
+        Connection(vhost_url, transport_options=confirmed) as connection,
+    ):
         queue = Queue("keel.engine_worker")
         producer = connection.Producer()
         for number in range(3):
