@@ -27,7 +27,6 @@ from keel_app.engine import constraints
 from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import Schema
 from keel_app.engine.resource import AttributeSchema
-from keel_app.engine.resource.stack_resource import StackResource
 from keel_app.resources.aws.autoscaling_launch_config import server_launch_properties
 from keel_app.resources.heat import group_steps
 from keel_app.resources.heat.autoscaling_group import AutoScalingResourceGroup
@@ -157,19 +156,7 @@ class AWSAutoScalingGroup(LaunchConfiguredGroup, AutoScalingResourceGroup):
     # Validation
 
     def validate(self) -> Any:
-        min_size = self.properties[self.MIN_SIZE]
-        max_size = self.properties[self.MAX_SIZE]
-        if max_size < min_size:
-            raise StackValidationFailed(message="MinSize can not be greater than MaxSize")
-        if min_size < 0:
-            raise StackValidationFailed(
-                message="The size of AutoScalingGroup can not be less than zero"
-            )
-        desired = self.properties[self.DESIRED_CAPACITY]
-        if desired is not None and (desired < min_size or desired > max_size):
-            raise StackValidationFailed(
-                message="DesiredCapacity must be between MinSize and MaxSize"
-            )
+        self._validate_size()
         zones = self.properties.get(self.VPC_ZONE_IDENTIFIER)
         if zones and len(zones) != 1:
             raise exception.NotSupported(feature="Anything other than one VPCZoneIdentifier")
@@ -179,10 +166,7 @@ class AWSAutoScalingGroup(LaunchConfiguredGroup, AutoScalingResourceGroup):
             raise StackValidationFailed(
                 message="Either 'InstanceId' or 'LaunchConfigurationName' must be provided."
             )
-        self._validate_launch_configuration()
-        result = StackResource.validate(self)
-        self._validate_pause_time()
-        return result
+        return self._validate_launched_members()
 
     # Members
 

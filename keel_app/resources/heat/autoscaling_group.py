@@ -230,6 +230,10 @@ Neutron Nets), AutoScalingGroup is a convenient and easy way to do that.
         )
 
     def validate(self) -> Any:
+        self._validate_size()
+        return super().validate()
+
+    def _validate_size(self) -> None:
         min_size = self.properties[self.MIN_SIZE]
         max_size = self.properties[self.MAX_SIZE]
         # Heat words these as the CloudFormation group's properties, for both types.
@@ -244,7 +248,6 @@ Neutron Nets), AutoScalingGroup is a convenient and easy way to do that.
             raise StackValidationFailed(
                 message="DesiredCapacity must be between MinSize and MaxSize"
             )
-        return super().validate()
 
     # The nested stack
 

@@ -83,6 +83,13 @@ class LaunchConfiguredGroup:
 
     # Validation
 
+    def _validate_launched_members(self) -> Any:
+        """The launch configuration, the group's own properties, then the pause time."""
+        self._validate_launch_configuration()
+        result = StackResource.validate(self)
+        self._validate_pause_time()
+        return result
+
     def _validate_pause_time(self) -> None:
         policy = self.update_policy[self.ROLLING_UPDATE]
         if policy is not None:
@@ -296,10 +303,7 @@ scaled resources with loadbalancer resources.
         return self.properties[self.SIZE]
 
     def validate(self) -> Any:
-        self._validate_launch_configuration()
-        result = StackResource.validate(self)
-        self._validate_pause_time()
-        return result
+        return self._validate_launched_members()
 
     def child_template(self) -> Template:
         return self._create_template(int(self.properties[self.SIZE]))
