@@ -38,7 +38,7 @@ from keel_app.resources.configured_defaults import given_or_configured
 from keel_app.resources.heat.stack_user import (
     ACCESS_KEY,
     SECRET_KEY,
-    StackUser,
+    PasswordKeepingStackUser,
     generate_openstack_password,
 )
 
@@ -49,7 +49,6 @@ TRANSPORTS = (POLL_SERVER_CFN, POLL_SERVER_HEAT, POLL_TEMP_URL, ZAQAR_MESSAGE) =
     "ZAQAR_MESSAGE",
 )
 # resource_data keys.
-PASSWORD = "password"
 METADATA_PUT_URL = "metadata_put_url"
 METADATA_OBJECT_NAME = "metadata_object_name"
 METADATA_QUEUE_ID = "metadata_queue_id"
@@ -61,7 +60,7 @@ COLLECTORS = "collectors"
 COLLECTOR_SECTIONS = ("heat", "zaqar", "cfn", "request")
 
 
-class SoftwareConfigTransports(StackUser):
+class SoftwareConfigTransports(PasswordKeepingStackUser):
     """Mixed into the server types; they name the two properties below."""
 
     TRANSPORT_PROPERTY = "software_config_transport"
@@ -75,17 +74,6 @@ class SoftwareConfigTransports(StackUser):
         return True
 
     # Credentials kept in resource_data
-
-    @property
-    def password(self) -> str | None:
-        return self.data().get(PASSWORD)
-
-    @password.setter
-    def password(self, password: str | None) -> None:
-        if password is None:
-            self.data_delete(PASSWORD)
-        else:
-            self.data_set(PASSWORD, password, redact=True)
 
     @property
     def access_key(self) -> str | None:

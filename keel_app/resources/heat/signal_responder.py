@@ -26,16 +26,15 @@ from typing import Any
 from keystoneauth1 import exceptions as keystone_errors
 
 from keel_app.resources.heat import signal_urls
-from keel_app.resources.heat.stack_user import StackUser, generate_openstack_password
+from keel_app.resources.heat.stack_user import PasswordKeepingStackUser, generate_openstack_password
 
 LOG = logging.getLogger(__name__)
 
-PASSWORD = "password"
 SWIFT_SIGNAL_URL, SWIFT_SIGNAL_OBJECT_NAME = "swift_signal_url", "swift_signal_object_name"
 ZAQAR_SIGNAL_QUEUE_ID = "zaqar_signal_queue_id"
 
 
-class SignalResponder(StackUser):
+class SignalResponder(PasswordKeepingStackUser):
     """A stack-user resource that hands a server the means to signal it."""
 
     SIGNAL_TRANSPORT = "signal_transport"
@@ -48,17 +47,6 @@ class SignalResponder(StackUser):
     )
     # Signals are handled later, with credentials made for the stack's user.
     requires_deferred_auth = True
-
-    @property
-    def password(self) -> str | None:
-        return self.data().get(PASSWORD)
-
-    @password.setter
-    def password(self, password: str | None) -> None:
-        if password is None:
-            self.data_delete(PASSWORD)
-        else:
-            self.data_set(PASSWORD, password, redact=True)
 
     def handle_delete(self) -> Any:
         self._delete_signals()

@@ -29,6 +29,7 @@ from keel_app.resources.heat import password_generation
 LOG = logging.getLogger(__name__)
 
 USER_ID = "user_id"
+PASSWORD = "password"
 KEYPAIR_KEYS = (CREDENTIAL_ID, ACCESS_KEY, SECRET_KEY) = (
     "credential_id",
     "access_key",
@@ -227,3 +228,19 @@ def generate_openstack_password() -> str:
             password_generation.special_character_class("!@#%^&*", 1),
         ],
     )
+
+
+class PasswordKeepingStackUser(StackUser):
+    """A stack user whose password is kept (redacted) in resource_data, so that any
+    later step can get a token as that user: signal handles and server transports."""
+
+    @property
+    def password(self) -> str | None:
+        return self.data().get(PASSWORD)
+
+    @password.setter
+    def password(self, password: str | None) -> None:
+        if password is None:
+            self.data_delete(PASSWORD)
+        else:
+            self.data_set(PASSWORD, password, redact=True)

@@ -25,16 +25,15 @@ from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import Schema
 from keel_app.engine.resource import AttributeSchema
 from keel_app.resources.heat import signal_urls
-from keel_app.resources.heat.stack_user import StackUser, generate_openstack_password
+from keel_app.resources.heat.stack_user import PasswordKeepingStackUser, generate_openstack_password
 
 LOG = logging.getLogger(__name__)
 
-PASSWORD = "password"
 # resource_data keys of signal transports that live in other services.
 SERVICE_SIGNAL_KEYS = {"swift_signal_object_name": "swift", "zaqar_signal_queue_id": "zaqar"}
 
 
-class BaseWaitConditionHandle(StackUser):
+class BaseWaitConditionHandle(PasswordKeepingStackUser):
     """What every handle shares: no properties, signals validated and kept in metadata."""
 
     properties_schema: dict[str, Any] = {}
@@ -43,17 +42,6 @@ class BaseWaitConditionHandle(StackUser):
     WAIT_STATUSES = (STATUS_FAILURE, STATUS_SUCCESS) = ("FAILURE", "SUCCESS")
     METADATA_KEYS: tuple[str, ...] = ()
     DATA = REASON = STATUS = UNIQUE_ID = ""
-
-    @property
-    def password(self) -> str | None:
-        return self.data().get(PASSWORD)
-
-    @password.setter
-    def password(self, password: str | None) -> None:
-        if password is None:
-            self.data_delete(PASSWORD)
-        else:
-            self.data_set(PASSWORD, password, redact=True)
 
     def handle_create(self) -> Any:
         super().handle_create()
