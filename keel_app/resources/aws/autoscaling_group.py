@@ -28,7 +28,6 @@ from keel_app.engine.environment.support import SupportStatus
 from keel_app.engine.properties import Schema
 from keel_app.engine.resource import AttributeSchema
 from keel_app.resources.aws.autoscaling_launch_config import server_launch_properties
-from keel_app.resources.heat import group_steps
 from keel_app.resources.heat.autoscaling_group import AutoScalingResourceGroup
 from keel_app.resources.heat.instance_group import LaunchConfiguredGroup, parse_iso_duration
 
@@ -195,19 +194,8 @@ class AWSAutoScalingGroup(LaunchConfiguredGroup, AutoScalingResourceGroup):
 
     def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> Any:
         self.complete_scaling()
-        if tmpl_diff and tmpl_diff.update_policy_changed():
-            self.update_policy = json_snippet.update_policy(self.update_policy_schema, self.context)
-        self.properties = json_snippet.properties(self.properties_schema, self.context)
         # Whether or not the group is scaling, it is resized to what it should be.
-        token = group_steps.steps_token(self._update_steps(prop_diff))
-        group_steps.run_steps(self, token, self._start_step)
-        return token
-
-    def check_create_complete(self, token: Any = None) -> bool:
-        done = super().check_create_complete(token)
-        if done:
-            self._reload_load_balancers()
-        return done
+        return self._update_launched_members(json_snippet, tmpl_diff, prop_diff)
 
     def check_update_complete(self, token: Any = None) -> bool:
         done = super().check_update_complete(token)

@@ -180,6 +180,22 @@ class LaunchConfiguredGroup:
         steps.append([RESIZE])
         return steps
 
+    def _update_launched_members(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> Any:
+        """Take the new update policy and properties, then start the update's steps."""
+        if tmpl_diff and tmpl_diff.update_policy_changed():
+            self.update_policy = json_snippet.update_policy(self.update_policy_schema, self.context)
+        self.properties = json_snippet.properties(self.properties_schema, self.context)
+        token = group_steps.steps_token(self._update_steps(prop_diff))
+        group_steps.run_steps(self, token, self._start_step)  # type: ignore[attr-defined]
+        return token
+
+    def check_create_complete(self, token: Any = None) -> bool:
+        # The group class this is mixed into (before it in the MRO) builds the members.
+        done = super().check_create_complete(token)  # type: ignore[misc]
+        if done:
+            self._reload_load_balancers()
+        return bool(done)
+
     def _reload_load_balancers(self) -> None:
         """Heat hands the members to the load balancers named; none of the types it can
         hand them to (those with Instances or members) has a life cycle in OpenKeel yet,
@@ -312,19 +328,8 @@ scaled resources with loadbalancer resources.
         self.create_with_template(self.child_template(), self.child_params())
         return None
 
-    def check_create_complete(self, token: Any = None) -> bool:
-        done = super().check_create_complete(token)
-        if done:
-            self._reload_load_balancers()
-        return done
-
     def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> Any:
-        if tmpl_diff and tmpl_diff.update_policy_changed():
-            self.update_policy = json_snippet.update_policy(self.update_policy_schema, self.context)
-        self.properties = json_snippet.properties(self.properties_schema, self.context)
-        token = group_steps.steps_token(self._update_steps(prop_diff))
-        group_steps.run_steps(self, token, self._start_step)
-        return token
+        return self._update_launched_members(json_snippet, tmpl_diff, prop_diff)
 
     def check_update_complete(self, token: Any = None) -> bool:
         if token is None:
