@@ -74,3 +74,17 @@ def subnet(member: openstack.connection.Connection, prefix: str, cidr: str) -> I
                 member.network.delete_port(port)
         member.network.delete_subnet(made)
         member.network.delete_network(network)
+
+
+@contextlib.contextmanager
+def server_kit(
+    admin: openstack.connection.Connection, member: openstack.connection.Connection, prefix: str
+) -> Iterator[dict[str, str]]:
+    """The ids a server's properties name: a 64 MB flavor, a public image, and a network
+    with a subnet (10.31.0.0/24: unrouted networks may share a range)."""
+    with (
+        flavors(admin, prefix, 64) as (flavor,),
+        public_images(admin, prefix, 1) as (image,),
+        subnet(member, prefix, "10.31.0.0/24") as made,
+    ):
+        yield {"flavor": flavor.id, "image": image.id, "network": made.network_id}

@@ -125,6 +125,20 @@ def delete_stack(heat: Any, stack_id: str) -> None:
     assert stack is None or stack.stack_status == "DELETE_COMPLETE", stack.stack_status_reason
 
 
+@contextlib.contextmanager
+def stacks_deleted_after(heat: Any) -> Iterator[list[str]]:
+    """A list for the ids of the stacks a test makes: each is deleted at the end,
+    whatever became of it."""
+    made: list[str] = []
+    yield made
+    for stack_id in made:
+        try:
+            heat.stacks.delete(stack_id)
+        except HTTPNotFound:
+            continue
+        wait_for_stack(heat, stack_id, "DELETE")
+
+
 @pytest.fixture
 def stacks_left_behind(heat: Any) -> Iterator[None]:
     """Deletes the stacks a failed test left (what they made goes with them)."""

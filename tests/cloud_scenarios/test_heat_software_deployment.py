@@ -28,7 +28,14 @@ from keystoneauth1 import exceptions as keystone_errors
 from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3
 
-from tests.cloud_scenarios.conftest import delete_stack, outputs, unique, wait_for_stack
+from tests.cloud_scenarios import boot_material
+from tests.cloud_scenarios.conftest import (
+    delete_stack,
+    outputs,
+    stacks_deleted_after,
+    unique,
+    wait_for_stack,
+)
 
 AGENT_TIMEOUT = 120.0
 
@@ -78,25 +85,8 @@ def deployment_template(actions: list[str] | None = None) -> dict[str, Any]:
 def boot(
     admin: openstack.connection.Connection, member: openstack.connection.Connection
 ) -> Iterator[dict[str, str]]:
-    flavor = admin.compute.create_flavor(name=unique("deploy-flavor"), ram=64, vcpus=1, disk=1)
-    image = admin.image.create_image(
-        name=unique("deploy-image"),
-        data=b"\0" * 4096,
-        disk_format="raw",
-        container_format="bare",
-        visibility="public",
-    )
-    network = member.network.create_network(name=unique("deploy-net"))
-    subnet = member.network.create_subnet(
-        network_id=network.id, ip_version=4, cidr="10.31.0.0/24", name=unique("deploy-subnet")
-    )
-    yield {"flavor": flavor.id, "image": image.id, "network": network.id}
-    for port in member.network.ports(network_id=network.id):
-        member.network.delete_port(port)
-    member.network.delete_subnet(subnet)
-    member.network.delete_network(network)
-    admin.image.delete_image(image)
-    admin.compute.delete_flavor(flavor)
+    with boot_material.server_kit(admin, member, "deploy") as made:
+        yield made
 
 
 @pytest.fixture(scope="module")
@@ -128,14 +118,8 @@ def servers(heat: Any, boot: dict[str, str]) -> Iterator[dict[str, str]]:
 @pytest.fixture
 def stacks(heat: Any) -> Iterator[list[str]]:
     """The stacks a test makes, deleted after it whatever became of them."""
-    made: list[str] = []
-    yield made
-    for stack_id in made:
-        try:
-            heat.stacks.delete(stack_id)
-        except HTTPNotFound:
-            continue
-        wait_for_stack(heat, stack_id, "DELETE")
+    with stacks_deleted_after(heat) as made:
+        yield made
 
 
 # The agent on the server

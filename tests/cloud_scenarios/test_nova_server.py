@@ -15,7 +15,7 @@ import openstack.connection
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ed25519
-from heatclient.exc import HTTPBadRequest, HTTPNotFound
+from heatclient.exc import HTTPBadRequest
 
 from tests.cloud import Cloud
 from tests.cloud_scenarios import boot_material
@@ -24,6 +24,7 @@ from tests.cloud_scenarios.conftest import (
     delete_stack,
     outputs,
     physical_ids,
+    stacks_deleted_after,
     unique,
     wait_for_stack,
 )
@@ -102,14 +103,8 @@ def heat_retrying_once(cloud: Cloud, tmp_path_factory: pytest.TempPathFactory) -
 def stacks(heat: Any, bootable_volume: Any) -> Iterator[list[str]]:
     """Ids of the stacks a test makes: deleted after it, whatever became of it (before
     its volumes and the module's network are)."""
-    made: list[str] = []
-    yield made
-    for stack_id in made:
-        try:
-            heat.stacks.delete(stack_id)
-        except HTTPNotFound:
-            continue
-        wait_for_stack(heat, stack_id, "DELETE")
+    with stacks_deleted_after(heat) as made:
+        yield made
 
 
 def public_key() -> str:

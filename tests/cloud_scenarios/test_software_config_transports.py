@@ -19,6 +19,7 @@ import openstack
 import openstack.connection
 import pytest
 
+from tests.cloud_scenarios import boot_material
 from tests.cloud_scenarios.conftest import (
     delete_stack,
     outputs,
@@ -43,26 +44,8 @@ pytestmark = pytest.mark.usefixtures("stacks_left_behind")
 def boot(
     admin: openstack.connection.Connection, member: openstack.connection.Connection
 ) -> Iterator[dict[str, str]]:
-    """An image, a flavor and a network to boot Nova servers with."""
-    flavor = admin.compute.create_flavor(name=unique("transport"), ram=64, vcpus=1, disk=1)
-    image = admin.image.create_image(
-        name=unique("transport"),
-        data=b"\0" * 4096,
-        disk_format="raw",
-        container_format="bare",
-        visibility="public",
-    )
-    network = member.network.create_network(name=unique("transport"))
-    subnet = member.network.create_subnet(
-        network_id=network.id, ip_version=4, cidr="10.31.0.0/24", name=unique("transport")
-    )
-    yield {"flavor": flavor.id, "image": image.id, "network": network.id}
-    for port in member.network.ports(network_id=network.id):
-        member.network.delete_port(port)
-    member.network.delete_subnet(subnet)
-    member.network.delete_network(network)
-    admin.image.delete_image(image)
-    admin.compute.delete_flavor(flavor)
+    with boot_material.server_kit(admin, member, "transport") as made:
+        yield made
 
 
 def server_template(
