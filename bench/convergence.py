@@ -1,8 +1,10 @@
 """Create, update and delete stacks through OpenKeel's convergence engine, and time them.
 
-Two deployments:
-- ``embedded``: the default of ``keel all-in-one``: SQLite and the in-process queue, one
-  process doing everything;
+Three deployments (bench/convergence_deployments.py):
+- ``all-in-one``: a real ``keel all-in-one`` process (SQLite, ``--threads`` engine
+  threads, default 4), its stacks sent through its native API;
+- ``embedded``: the engine in this process on the tests' single-threaded queue (a virtual
+  clock): the engine's own cost, with no thread, server or HTTP around it;
 - ``fleet``: ``keel-worker`` processes (``--workers``, default 2) on RabbitMQ and MariaDB
   (or any ``--database-url``), the stack sent from this process as the API would.
 
@@ -13,11 +15,12 @@ None each. For each phase it prints wall seconds (and, of them, the seconds the 
 took before it returned), convergence tasks run (a task may carry several leaves) and
 tasks/s, resources done a second and milliseconds a resource (for a chain, a hop), the
 engine's resident memory (the largest worker's for ``fleet``), and database statements per
-resource (counted by this process's engine for ``embedded``; the server's ``Questions``
-delta for MariaDB, so other clients of the server count too). With ``--with-heat`` it also
-runs the same shapes through the reference Heat 27.0.1 (../shared/tools/reference-heat,
-started by its up.sh) and prints Heat's times and the ratio. With ``--repeat N`` each
-shape runs N times and each phase's median milliseconds a resource follows its runs.
+resource (counted by the engine's process for ``embedded`` and ``all-in-one``; the
+server's ``Questions`` delta for MariaDB, so other clients of the server count too).
+With ``--with-heat`` it also runs the same shapes through the reference Heat 27.0.1
+(../shared/tools/reference-heat, started by its up.sh) and prints Heat's times and the
+ratio. With ``--repeat N`` each shape runs N times and each phase's median milliseconds a
+resource follows its runs.
 
     .venv/bin/python bench/convergence.py --deployment fleet --shapes none:100,none:500,chain:100
 """
@@ -25,7 +28,6 @@ shape runs N times and each phase's median milliseconds a resource follows its r
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import subprocess
@@ -33,29 +35,19 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import sqlalchemy as sa
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from keel_app.common.context import RequestContext  # noqa: E402
-from keel_app.engine.convergence.worker import Worker  # noqa: E402
-from keel_app.engine.dispatch import LocalQueue  # noqa: E402
-from keel_app.engine.service import stacks as service  # noqa: E402
-from keel_app.engine.settings import EngineSettings  # noqa: E402
-from keel_app.models import Stack as StackRow  # noqa: E402
-from keel_app.models.database import Database  # noqa: E402
-from keel_app.models.migration import db_sync  # noqa: E402
+from convergence_deployments import (  # noqa: E402
+    AllInOne,
+    Embedded,
+    FleetDeployment,
+)
 
 REFERENCE_HEAT = ROOT.parent / "shared" / "tools" / "reference-heat"
-MYSQL_SERVER = "mysql+pymysql://root@127.0.0.1:3306"
-CONTEXT = RequestContext(
-    user_id="bench-user", username="bench", project_id="bench-project", roles=["member"]
-)
 TYPES = {"none": "OS::Heat::None", "chain": "OS::Heat::None", "random": "OS::Heat::RandomString"}
 
 
@@ -118,149 +110,6 @@ def files(shape: str, generation: int) -> dict[str, str]:
     return {CHILD_TEMPLATE: json.dumps(template("none", NESTED_SIZE, generation))}
 
 
-class StatementCounter:
-    """Statements this process's engine sends (the embedded deployment runs them all)."""
-
-    def __init__(self, database: Database):
-        self.count = 0
-        for engine in database.engines:
-            sa.event.listen(engine, "before_cursor_execute", self._count)
-
-    def _count(self, *_: Any) -> None:
-        self.count += 1
-
-    def read(self) -> int:
-        return self.count
-
-
-class ServerQuestions:
-    """MariaDB's own statement counter, read through a connection of its own."""
-
-    def __init__(self, url: str):
-        self.engine = sa.create_engine(url, poolclass=sa.NullPool)
-
-    def read(self) -> int:
-        with self.engine.connect() as connection:
-            row = connection.execute(sa.text("SHOW GLOBAL STATUS LIKE 'Questions'")).one()
-            return int(row[1])
-
-
-# Deployments
-
-
-class Embedded:
-    name = "embedded (SQLite, in-process queue)"
-
-    def __init__(self, directory: Path):
-        self.database = Database(f"sqlite:///{directory / 'bench.sqlite'}")
-        db_sync(self.database.engine)
-        self.settings = EngineSettings(max_resources_per_stack=20000)
-        self.queue = LocalQueue()
-        self.queue.handler = Worker(self.database, self.settings, self.queue).handle
-        self.counter = StatementCounter(self.database)
-        self.dispatcher = self.queue
-        self._tasks_counted = 0
-
-    def tasks_run(self) -> int:
-        return self._tasks_counted + len(self.queue.delivered)
-
-    def rss_mb(self) -> float:
-        """This process's resident memory: the engine runs in it."""
-        return resident_mb(os.getpid())
-
-    def wait(self, stack_id: str, action: str) -> str:
-        self.queue.run_until_idle(limit=10_000_000)
-        # The queue keeps what it delivered (for tests to read): counted and let go here,
-        # so that the resident memory measured is the engine's, not that record's.
-        self._tasks_counted += len(self.queue.delivered)
-        self.queue.delivered.clear()
-        return stack_status(self.database, stack_id)
-
-    def close(self) -> None:
-        self.database.dispose()
-
-
-class FleetDeployment:
-    def __init__(self, directory: Path, database_url: str | None, workers: int, threads: int):
-        from tests import fleet  # noqa: PLC0415
-
-        self.name = f"fleet ({workers} keel-worker x {threads} threads, RabbitMQ, MariaDB)"
-        self._stack = contextlib.ExitStack()
-        if database_url is None:
-            database_url = self._stack.enter_context(mysql_database())
-        self.database = Database(database_url)
-        db_sync(self.database.engine)
-        vhost = self._stack.enter_context(fleet.rabbit_vhost())
-        self._stack.enter_context(fleet.broker(vhost))
-        conf_path = fleet.write_heat_conf(
-            directory, database_url, periodic_interval=60, max_resources_per_stack=20000
-        )
-        self.fleet = fleet.Fleet(conf_path, vhost, directory)
-        self._stack.callback(self.fleet.stop)
-        self.fleet.start(workers, concurrency=threads)
-        from keel_app.tasks.dispatcher import CeleryDispatcher  # noqa: PLC0415
-
-        self.settings = EngineSettings(
-            auth_encryption_key=fleet.ENCRYPTION_KEY, max_resources_per_stack=20000
-        )
-        self.dispatcher = CeleryDispatcher(self.settings, self.database)
-        self.counter = ServerQuestions(database_url) if database_url.startswith("mysql") else None
-
-    def rss_mb(self) -> float:
-        """The largest resident memory of the worker processes."""
-        return max(resident_mb(process.pid) for process in self.fleet.alive())
-
-    def tasks_run(self) -> int:
-        from keel_app.tasks.app import app  # noqa: PLC0415
-
-        stats = app.control.inspect(timeout=2).stats() or {}
-        names = ("keel.check_resource", "keel.check_resource_batch")
-        return sum(node.get("total", {}).get(name, 0) for node in stats.values() for name in names)
-
-    def wait(self, stack_id: str, action: str, timeout: float = 1800) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            status = stack_status(self.database, stack_id)
-            if status.startswith(action) and not status.endswith("IN_PROGRESS"):
-                return status
-            time.sleep(0.02)
-        return stack_status(self.database, stack_id)
-
-    def close(self) -> None:
-        self.database.dispose()
-        self._stack.close()
-
-
-@contextlib.contextmanager
-def mysql_database() -> Iterator[str]:
-    name = f"keel_bench_{uuid.uuid4().hex[:8]}"
-    server = sa.create_engine(f"{MYSQL_SERVER}/", poolclass=sa.NullPool)
-    with server.connect() as connection:
-        connection.execute(sa.text(f"CREATE DATABASE {name} CHARACTER SET utf8mb4"))
-    try:
-        yield f"{MYSQL_SERVER}/{name}?charset=utf8mb4"
-    finally:
-        with server.connect() as connection:
-            connection.execute(sa.text(f"DROP DATABASE IF EXISTS {name}"))
-
-
-def resident_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def stack_status(database: Database, stack_id: str) -> str:
-    with database.transaction() as session:
-        row = session.execute(
-            sa.select(StackRow.action, StackRow.status)
-            .where(StackRow.id == stack_id)
-            .execution_options(include_deleted=True)
-        ).one()
-        return f"{row.action}_{row.status}"
-
-
 # One shape
 
 
@@ -297,19 +146,8 @@ def run_shape(deployment: Any, shape: str, count: int, update: bool = True) -> l
     identity: dict[str, str] = {}
 
     def create() -> None:
-        identity.update(
-            service.create_stack(
-                CONTEXT,
-                deployment.settings,
-                deployment.database,
-                deployment.dispatcher,
-                stack_name=f"bench-{shape}-{count}-{uuid.uuid4().hex[:6]}",
-                template=template(shape, count, 1),
-                params={},
-                files=files(shape, 1),
-                args={},
-            )
-        )
+        name = f"bench-{shape}-{count}-{uuid.uuid4().hex[:6]}"
+        identity.update(deployment.create(name, template(shape, count, 1), files(shape, 1)))
 
     stack_id = ""
 
@@ -319,43 +157,14 @@ def run_shape(deployment: Any, shape: str, count: int, update: bool = True) -> l
         stack_id = identity["stack_id"]
 
     phase("create", created, "CREATE")
-    update_stack = _update_function(deployment, identity, shape, count) if update else None
-    if update_stack is not None:
-        phase("update", update_stack, "UPDATE")
-    phase(
-        "delete",
-        lambda: service.delete_stack(
-            CONTEXT,
-            deployment.settings,
-            deployment.database,
-            deployment.dispatcher,
-            stack_identity=identity,
-        ),
-        "DELETE",
-    )
-    return figures
-
-
-def _update_function(deployment: Any, identity: dict[str, str], shape: str, count: int) -> Any:
-    try:
-        from keel_app.engine.service import stack_update  # noqa: PLC0415
-    except ImportError:
-        return None
-
-    def update() -> None:
-        stack_update.update_stack(
-            CONTEXT,
-            deployment.settings,
-            deployment.database,
-            deployment.dispatcher,
-            stack_identity=identity,
-            template=template(shape, count, 2),
-            params={},
-            files=files(shape, 2),
-            args={},
+    if update:
+        phase(
+            "update",
+            lambda: deployment.update(identity, template(shape, count, 2), files(shape, 2)),
+            "UPDATE",
         )
-
-    return update
+    phase("delete", lambda: deployment.delete(identity), "DELETE")
+    return figures
 
 
 # Heat, for comparison
@@ -424,7 +233,9 @@ def print_medians(runs: list[list[dict[str, Any]]], resources: int) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deployment", choices=["embedded", "fleet"], default="embedded")
+    parser.add_argument(
+        "--deployment", choices=["all-in-one", "embedded", "fleet"], default="embedded"
+    )
     parser.add_argument("--shapes", default="none:100,none:500,chain:100")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=4)
@@ -450,6 +261,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as directory:
         if arguments.deployment == "embedded":
             deployment: Any = Embedded(Path(directory))
+        elif arguments.deployment == "all-in-one":
+            deployment = AllInOne(Path(directory), arguments.threads)
         else:
             deployment = FleetDeployment(
                 Path(directory), arguments.database_url, arguments.workers, arguments.threads
