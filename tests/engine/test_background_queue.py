@@ -98,3 +98,46 @@ def test_only_its_own_engine_is_alive(queue: BackgroundQueue) -> None:
 def test_a_queue_needs_a_thread() -> None:
     with pytest.raises(ValueError, match="at least one thread"):
         BackgroundQueue("engine-1", threads=0)
+
+
+def test_what_a_step_sends_runs_after_it_on_the_same_thread(queue: BackgroundQueue) -> None:
+    ran: dict[int, tuple[str, float, float]] = {}
+
+    def handle(message: Message) -> None:
+        began = time.monotonic()
+        if message.arguments["resource_id"] == 1:
+            send(queue, 2)
+            time.sleep(0.1)  # the rest of the step, after its send
+        ran[message.arguments["resource_id"]] = (
+            threading.current_thread().name,
+            began,
+            time.monotonic(),
+        )
+
+    queue.start(handle)
+    send(queue, 1)
+
+    assert queue.wait_until_idle(5)
+    first_thread, _, first_ended = ran[1]
+    second_thread, second_began, _ = ran[2]
+    assert second_thread == first_thread
+    assert second_began >= first_ended
+
+
+def test_a_step_that_sends_several_wakes_the_other_threads_for_them(
+    queue: BackgroundQueue,
+) -> None:
+    both_running = threading.Barrier(2, timeout=5)
+
+    def handle(message: Message) -> None:
+        if message.arguments["resource_id"] == 0:
+            send(queue, 1)
+            send(queue, 2)
+        else:
+            both_running.wait()
+
+    queue.start(handle)
+    send(queue, 0)
+
+    assert queue.wait_until_idle(5)
+    assert not both_running.broken
