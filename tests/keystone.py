@@ -271,6 +271,11 @@ def keystone_conf(directory: Path, database_url: str | None = None) -> str:
         connection = {connection}
         max_pool_size = 2
         max_overflow = 6
+        [identity]
+        # bcrypt's fewest rounds: every password sign-in verifies a hash, and at the
+        # default 12 rounds (a quarter second of CPU each) the tests' Keystones spent
+        # more CPU on hashing than on anything else.
+        password_hash_rounds = 4
         [token]
         provider = fernet
         [fernet_tokens]
