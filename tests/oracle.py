@@ -6,12 +6,14 @@ The environment is created on first use and cached (``$KEEL_ORACLE_VENV``, defau
 
 from __future__ import annotations
 
+import atexit
 import fcntl
 import json
 import os
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -46,19 +48,53 @@ def ensure() -> None:
         _READY_MARK.write_text(HEAT_REQUIREMENT + "\n")
 
 
+FORKSERVER = Path(__file__).with_name("oracle_forkserver.py")
+_forkserver: subprocess.Popen[str] | None = None
+_forkserver_lock = threading.Lock()
+
+
+def _started_forkserver() -> subprocess.Popen[str]:
+    global _forkserver
+    if _forkserver is None or _forkserver.poll() is not None:
+        _forkserver = subprocess.Popen(
+            [str(python()), str(FORKSERVER)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env={**os.environ, "PYTHONWARNINGS": "ignore"},
+        )
+        atexit.register(_forkserver.kill)
+    return _forkserver
+
+
 def run(source: str, *args: str, cwd: Path | None = None, timeout: float = 300) -> str:
-    """Run a Python snippet in the oracle and return its standard output."""
-    completed = subprocess.run(
-        [str(python()), "-c", textwrap.dedent(source), *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=timeout,
-        env={**os.environ, "PYTHONWARNINGS": "ignore"},
-    )
-    if completed.returncode != 0:
-        raise RuntimeError(f"oracle snippet failed:\n{completed.stderr}")
-    return completed.stdout
+    """Run a Python snippet in the oracle, as ``python -c``, and return its standard output.
+
+    The snippet runs in a child forked from a process with Heat already imported
+    (tests/oracle_forkserver.py): a process of its own, without a second of imports.
+    """
+    request = {
+        "source": textwrap.dedent(source),
+        "args": list(args),
+        "cwd": str(cwd) if cwd is not None else None,
+        "env": {**os.environ, "PYTHONWARNINGS": "ignore"},
+        "timeout": timeout,
+    }
+    with _forkserver_lock:
+        server = _started_forkserver()
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write(json.dumps(request) + "\n")
+        server.stdin.flush()
+        line = server.stdout.readline()
+    if not line:
+        raise RuntimeError("the oracle's fork server ended")
+    answer = json.loads(line)
+    if answer["timed_out"]:
+        raise subprocess.TimeoutExpired(["python", "-c", "..."], timeout, answer["stdout"])
+    if answer["returncode"] != 0:
+        raise RuntimeError(f"oracle snippet failed:\n{answer['stderr']}")
+    return str(answer["stdout"])
 
 
 def run_json(source: str, *args: str, **kwargs: Any) -> Any:
