@@ -64,8 +64,20 @@ def _started_forkserver() -> subprocess.Popen[str]:
             text=True,
             env={**os.environ, "PYTHONWARNINGS": "ignore"},
         )
-        atexit.register(_forkserver.kill)
+        atexit.register(_stop_forkserver, _forkserver)
     return _forkserver
+
+
+def _stop_forkserver(server: subprocess.Popen[str]) -> None:
+    """End the server (it stops at the end of its input) and reap it."""
+    assert server.stdin is not None and server.stdout is not None
+    server.stdin.close()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+    server.stdout.close()
 
 
 def run(source: str, *args: str, cwd: Path | None = None, timeout: float = 300) -> str:
