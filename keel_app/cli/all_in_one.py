@@ -19,7 +19,7 @@ import os
 import sys
 from typing import Any
 
-from keel_app.cli import config_arguments, malloc_arenas, metrics_endpoint, service_logging
+from keel_app.cli import config_arguments, glibc_malloc, metrics_endpoint, service_logging
 from keel_app.clients.stack_domain import StackDomainNotConfigured
 from keel_app.common import config
 from keel_app.web.auth_noauth import DEFAULT_IDENTITY
@@ -75,7 +75,7 @@ def load_conf(arguments: argparse.Namespace) -> Any:
 
 def run(arguments: argparse.Namespace) -> int:
     conf = load_conf(arguments)
-    malloc_arenas.limit()
+    glibc_malloc.limit_arenas()
     # A service logs whether or not `keel -v` was given: each request, each error.
     service_logging.configure(conf.debug)
     # Imported here: `keel template validate` needs neither the engine nor a server.

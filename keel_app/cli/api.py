@@ -18,7 +18,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from keel_app.cli import config_arguments, malloc_arenas, metrics_endpoint, service_logging
+from keel_app.cli import config_arguments, glibc_malloc, metrics_endpoint, service_logging
 from keel_app.common import config
 
 LOG = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments, rest = build_parser().parse_known_args(argv)
-    malloc_arenas.limit()
+    glibc_malloc.limit_arenas()
     conf = config.load(config_arguments.oslo_argv(arguments) + rest)
     service_logging.configure(conf.debug)
     # Imported after parsing, so that --help needs neither Flask nor the broker library.

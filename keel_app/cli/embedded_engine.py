@@ -18,7 +18,7 @@ import logging
 
 from oslo_config import cfg
 
-from keel_app.cli import engine_claim
+from keel_app.cli import engine_claim, glibc_malloc
 from keel_app.cli.engine_claim import EngineClaim
 from keel_app.clients.stack_domain import require_stack_domain
 from keel_app.common import config
@@ -90,7 +90,8 @@ def start(conf: cfg.ConfigOpts, threads: int = DEFAULT_THREADS) -> EmbeddedEngin
             "Stack %s (%s) was left IN_PROGRESS by an earlier run: reset to FAILED", name, stack_id
         )
     global_environment.initialise(conf.environment_dir, conf.template_dir)
-    queue = BackgroundQueue(settings.engine_id, threads)
+    # Between its stacks' actions the process hands back what their steps freed.
+    queue = BackgroundQueue(settings.engine_id, threads, on_idle=glibc_malloc.trim)
     queue.start(Worker(database, settings, queue).handle)
     heartbeat = Heartbeat(database, settings, conf.periodic_interval)
     heartbeat.start()

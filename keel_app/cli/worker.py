@@ -13,7 +13,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from keel_app.cli import config_arguments, malloc_arenas, metrics_endpoint
+from keel_app.cli import config_arguments, glibc_malloc, metrics_endpoint
 from keel_app.clients.stack_domain import StackDomainNotConfigured
 from keel_app.common import config
 
@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments, rest = build_parser().parse_known_args(argv)
-    malloc_arenas.limit()
+    glibc_malloc.limit_arenas()
     conf = config.load(config_arguments.oslo_argv(arguments) + rest)
     logging.basicConfig(level=arguments.loglevel.upper())
     # Imported after parsing, so that --help needs no broker library set-up.

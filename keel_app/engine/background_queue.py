@@ -13,6 +13,9 @@ What a step sends is queued when the step returns, and the thread that ran it ta
 first message itself: another thread woken at once would start a chain's next step while
 this one still finishes, the two contending for the interpreter (a chain's hop took
 ~0.6 ms longer on four threads than on one). Only the rest wake idle threads.
+
+``on_idle`` runs, on the thread whose step emptied the queue and outside its lock, each
+time the queue empties: the all-in-one gives memory its stacks freed back to the system.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import itertools
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from keel_app.common.context import RequestContext
@@ -31,11 +35,14 @@ LOG = logging.getLogger(__name__)
 
 
 class BackgroundQueue(CastingDispatcher):
-    def __init__(self, engine_id: str, threads: int = 4) -> None:
+    def __init__(
+        self, engine_id: str, threads: int = 4, on_idle: Callable[[], Any] | None = None
+    ) -> None:
         if threads < 1:
             raise ValueError("a background queue needs at least one thread")
         self.engine_id = engine_id
         self.thread_count = threads
+        self.on_idle = on_idle
         self.handler: Handler | None = None
         self._pending: list[tuple[float, int, Message]] = []
         self._sequence = itertools.count()
@@ -129,12 +136,17 @@ class BackgroundQueue(CastingDispatcher):
             except Exception:  # a failed step is the engine's to report; the thread goes on
                 LOG.exception("%s failed", message.method)
             finally:
-                self._finished(self._held.messages)
+                emptied = self._finished(self._held.messages)
                 self._held.messages = None
+            if emptied and self.on_idle is not None:
+                try:
+                    self.on_idle()
+                except Exception:
+                    LOG.exception("the queue's on_idle failed")
 
-    def _finished(self, sent: list[tuple[float, int, Message]]) -> None:
+    def _finished(self, sent: list[tuple[float, int, Message]]) -> bool:
         """Queue what a step sent, and wake a thread for each message but the one this
-        thread takes next."""
+        thread takes next; whether the queue is now empty, nothing running."""
         with self._work:
             self._running -= 1
             for entry in sent:
@@ -143,3 +155,5 @@ class BackgroundQueue(CastingDispatcher):
                 self._work.notify(len(sent) - 1)
             if not self._pending and not self._running:
                 self._idle.notify_all()
+                return True
+            return False

@@ -141,3 +141,44 @@ def test_a_step_that_sends_several_wakes_the_other_threads_for_them(
 
     assert queue.wait_until_idle(5)
     assert not both_running.broken
+
+
+def test_on_idle_runs_once_each_time_the_queue_empties() -> None:
+    emptied: list[int] = []
+    queue = BackgroundQueue("engine-1", threads=2, on_idle=lambda: emptied.append(len(queue)))
+    try:
+
+        def handle(message: Message) -> None:
+            if message.arguments["resource_id"] == 1:
+                send(queue, 2)  # a chain: the queue is not empty between the two
+
+        queue.start(handle)
+        send(queue, 1)
+        assert queue.wait_until_idle(5)
+        time.sleep(0.1)  # on_idle runs after the idle waiters are woken
+        assert emptied == [0]
+
+        send(queue, 3)
+        assert queue.wait_until_idle(5)
+        time.sleep(0.1)
+        assert emptied == [0, 0]
+    finally:
+        queue.stop()
+
+
+def test_a_failing_on_idle_leaves_the_thread_serving() -> None:
+    def fail() -> None:
+        raise RuntimeError("a broken hook")
+
+    seen: list[int] = []
+    queue = BackgroundQueue("engine-1", threads=1, on_idle=fail)
+    try:
+        queue.start(lambda message: seen.append(message.arguments["resource_id"]))
+        send(queue, 1)
+        assert queue.wait_until_idle(5)
+        time.sleep(0.1)
+        send(queue, 2)
+        assert queue.wait_until_idle(5)
+        assert seen == [1, 2]
+    finally:
+        queue.stop()

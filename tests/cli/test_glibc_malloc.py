@@ -1,5 +1,5 @@
 """A threaded service process keeps its allocations in two glibc arenas, unless the
-operator's MALLOC_ARENA_MAX says otherwise."""
+operator's MALLOC_ARENA_MAX says otherwise, and hands freed memory back when told to."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import textwrap
 CHILD = textwrap.dedent(
     """
     import ctypes, ctypes.util, sys, tempfile, threading
-    from keel_app.cli import malloc_arenas
-    taken = malloc_arenas.limit() if sys.argv[1] == "limit" else None
+    from keel_app.cli import glibc_malloc
+    taken = glibc_malloc.limit_arenas() if sys.argv[1] == "limit" else None
     start = threading.Barrier(8)
     def churn():
         start.wait()
@@ -65,3 +65,31 @@ def test_without_the_limit_the_threads_spread_over_more_arenas() -> None:
 
 def test_an_operators_malloc_arena_max_is_left_as_it_is() -> None:
     assert heaps_after_threads("limit", MALLOC_ARENA_MAX="3") == ("False", 3)
+
+
+# A child that frees 200 MB of heap blocks below the last one it keeps (which stops
+# glibc trimming the heap's top on free), then prints its resident MB before and after
+# a trim.
+TRIMMING_CHILD = textwrap.dedent(
+    """
+    from keel_app.cli import glibc_malloc
+    def resident_mb():
+        for line in open("/proc/self/status"):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) // 1024
+    blocks = [bytearray(64 * 1024) for _ in range(3200)]
+    del blocks[:-1]
+    before = resident_mb()
+    glibc_malloc.trim()
+    print(before, resident_mb())
+    """
+)
+
+
+def test_a_trim_hands_freed_heap_memory_back() -> None:
+    answer = subprocess.run(
+        [sys.executable, "-c", TRIMMING_CHILD], capture_output=True, text=True, check=True
+    )
+    before, after = (int(figure) for figure in answer.stdout.split())
+
+    assert before - after > 150
