@@ -133,11 +133,11 @@ def _store_tags(stack: ConvergenceStack, tags: list[str]) -> None:
 
 
 def _best_existing_row(
-    stack: ConvergenceStack, candidates: list[ResourceRow]
-) -> ResourceRow | None:
+    stack: ConvergenceStack, candidates: list[sa.Row[Any]]
+) -> sa.Row[Any] | None:
     """Which stored row of a name (``candidates``) the new template's resource continues."""
 
-    def suitability(row: ResourceRow) -> tuple[int, Any]:
+    def suitability(row: sa.Row[Any]) -> tuple[int, Any]:
         score = 0
         if row.status == "FAILED":
             score -= 30
@@ -164,10 +164,12 @@ def _start_traversal(
     existing = stack.resource_rows()
     # Rows by name, gathered once: looking each name up among all rows would make
     # starting an update quadratic in the stack's size.
-    rows_named: dict[str, list[ResourceRow]] = {}
+    rows_named: dict[str, list[sa.Row[Any]]] = {}
     for existing_row in existing.values():
         rows_named.setdefault(existing_row.name, []).append(existing_row)
     template_graph = stack.dependencies()
+    # The graph names the resources: their objects (megabytes for a large stack) go.
+    stack.release_resources()
     current_ids: dict[str, int] = {}
     new_names = []
     for name in reversed(list(template_graph)):
@@ -177,7 +179,7 @@ def _start_traversal(
         else:
             current_ids[name] = row.id
     root_stack_id = stack.root_stack_id()
-    new_rows = create_resources(
+    new_ids = create_resources(
         stack.database,
         [
             {
@@ -195,11 +197,11 @@ def _start_traversal(
             for name in new_names
         ],
     )
-    current_ids.update((row.name, row.id) for row in new_rows)
+    current_ids.update(new_ids)
     graph = compute_dependencies(template_graph, current_ids, existing)
     # The rows of a large stack weigh megabytes: let them go before the sync points are
     # made, so that the two are never in memory at once.
-    del existing, rows_named, new_rows
+    del existing, rows_named
     if stack.action == stack.DELETE:
         # Each snapshot of the stack is deleted beside the resources, on its own.
         for snapshot_id in stack_snapshots.snapshot_ids(stack.database, stack.id):

@@ -190,5 +190,7 @@ def update_stack(
         template_id,
     )
     renew_trust(current)
+    updated.release_resources()
+    current.release_resources()
     converge_stored_stack(current, tmpl, current.UPDATE, dispatcher, new_stack=updated)
     return dict(current.identifier())

@@ -250,8 +250,10 @@ def create_stack(
     )
     stack.store()
     _create_stack_user_project(stack)
+    identity = dict(stack.identifier())
+    stack.release_resources()
     converge_stored_stack(stack, None, stack_adopt.creating_action(stack), dispatcher)
-    return dict(stack.identifier())
+    return identity
 
 
 def _create_stack_user_project(stack: Stack) -> None:

@@ -198,6 +198,18 @@ class ValidationStack:
             }
         return self._resources
 
+    def release_resources(self) -> None:
+        """Let the resources and definitions parsed so far go; they are parsed again if
+        asked for (the resource data known stays).
+
+        A large stack's weigh megabytes: a request that has validated and stored the
+        stack hands it to convergence, which parses its own, and the two sets need not
+        be in memory at once (the allocator keeps the high-water mark).
+        """
+        self._resources = None
+        self._dependencies = None
+        self.defn = self.defn.clone_with_new_template(self.t, self.identifier())
+
     def _template_order(self, section: str, names: set[str]) -> list[str]:
         written = self.t.t.get(section) or {}
         ordered = [name for name in written if name in names]
