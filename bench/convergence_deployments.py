@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -163,7 +164,12 @@ class AllInOne:
         )  # fmt: skip
         self.base = f"http://{HOST}:{api_port}/v1/admin"
         self._wait_until_serving()
-        self.database = Database(f"sqlite:///{directory / SQLITE_FILE_NAME}")
+        # Read-only, outside any write transaction: the engine's Database begins each of
+        # its transactions IMMEDIATE (the write lock), which a poller here would take from
+        # the engine's steps every few milliseconds.
+        self.status_reader = sqlite3.connect(
+            f"file:{directory / SQLITE_FILE_NAME}?mode=ro", uri=True, check_same_thread=False
+        )
         # The process counts its own statements, and its scrape says how many.
         self.counter = self
 
@@ -203,8 +209,15 @@ class AllInOne:
     def delete(self, identity: dict) -> None:
         self._call("DELETE", f"/stacks/{identity['stack_name']}/{identity['stack_id']}")
 
-    def wait(self, stack_id: str, action: str) -> str:
-        return wait_for_action(self.database, stack_id, action)
+    def wait(self, stack_id: str, action: str, timeout: float = 1800) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            action_now, status = self.status_reader.execute(
+                "SELECT action, status FROM stack WHERE id = ?", (stack_id,)
+            ).fetchone()
+            if (action_now == action and status != "IN_PROGRESS") or time.monotonic() > deadline:
+                return f"{action_now}_{status}"
+            time.sleep(0.005)
 
     def _metric_total(self, name: str) -> int:
         with urllib.request.urlopen(f"http://{HOST}:{self.metrics_port}/metrics") as answer:
@@ -229,7 +242,7 @@ class AllInOne:
         return resident_mb(self.process.pid)
 
     def close(self) -> None:
-        self.database.dispose()
+        self.status_reader.close()
         self.process.terminate()
         self.process.wait(timeout=30)
         self.log.close()
