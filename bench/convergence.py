@@ -188,6 +188,30 @@ def heat_figures(shape: str, count: int) -> dict[str, Any] | None:
     return json.loads(lines[-1])
 
 
+def machine_idle_share(seconds: float = 1.0) -> float:
+    """The share of the machine's CPU time left idle over ``seconds`` (/proc/stat)."""
+
+    def read() -> tuple[int, int]:
+        fields = [int(value) for value in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+        return fields[3] + fields[4], sum(fields)  # idle + iowait, all
+
+    idle_before, total_before = read()
+    time.sleep(seconds)
+    idle_after, total_after = read()
+    return (idle_after - idle_before) / max(total_after - total_before, 1)
+
+
+def settle(timeout: float = 60.0) -> None:
+    """Wait until Heat's services have finished what its run left them doing (a phase
+    Heat reports stalled may still be working): OpenKeel's runs are timed on a machine
+    as quiet as Heat's were."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if machine_idle_share() >= 0.8:
+            return
+    print(f"# the machine was still busy {timeout:.0f} s after Heat's run", file=sys.stderr)
+
+
 def heat_phase(heat: dict[str, Any] | None, phase: str) -> tuple[float | None, str]:
     """Heat's seconds for ``phase`` if it completed, and what to print in their place."""
     if heat is None or phase not in ("create", "delete"):
@@ -284,6 +308,8 @@ def main() -> int:
                 shape, _, count_text = item.partition(":")
                 count = int(count_text)
                 heat = heat_figures(shape, count) if arguments.with_heat else None
+                if arguments.with_heat:
+                    settle()
                 runs = []
                 for _ in range(arguments.repeat):
                     runs.append(run_shape(deployment, shape, count, not arguments.no_update))

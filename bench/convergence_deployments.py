@@ -326,7 +326,7 @@ def wait_for_action(database: Database, stack_id: str, action: str, timeout: flo
         status = stack_status(database, stack_id)
         if status.startswith(action) and not status.endswith("IN_PROGRESS"):
             return status
-        time.sleep(0.02)
+        time.sleep(0.005)
     return stack_status(database, stack_id)
 
 
