@@ -22,7 +22,7 @@ import sys
 import time
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -55,34 +55,22 @@ class ServiceLayerCalls:
     dispatcher: Any
 
     def create(self, name: str, template: dict[str, Any], files: dict[str, str]) -> dict:
-        return service.create_stack(
-            CONTEXT,
-            self.settings,
-            self.database,
-            self.dispatcher,
-            stack_name=name,
-            template=template,
-            params={},
-            files=files,
-            args={},
-        )
+        return self._call(service.create_stack, stack_name=name, template=template, files=files)
 
     def update(self, identity: dict, template: dict[str, Any], files: dict[str, str]) -> None:
-        stack_update.update_stack(
-            CONTEXT,
-            self.settings,
-            self.database,
-            self.dispatcher,
-            stack_identity=identity,
-            template=template,
-            params={},
-            files=files,
-            args={},
+        self._call(
+            stack_update.update_stack, stack_identity=identity, template=template, files=files
         )
 
     def delete(self, identity: dict) -> None:
         service.delete_stack(
             CONTEXT, self.settings, self.database, self.dispatcher, stack_identity=identity
+        )
+
+    def _call(self, action: Callable[..., Any], **arguments: Any) -> Any:
+        """A create or update as the API sends it: no parameters, no options."""
+        return action(
+            CONTEXT, self.settings, self.database, self.dispatcher, params={}, args={}, **arguments
         )
 
 
@@ -209,15 +197,14 @@ class AllInOne:
     def delete(self, identity: dict) -> None:
         self._call("DELETE", f"/stacks/{identity['stack_name']}/{identity['stack_id']}")
 
-    def wait(self, stack_id: str, action: str, timeout: float = 1800) -> str:
-        deadline = time.monotonic() + timeout
-        while True:
-            action_now, status = self.status_reader.execute(
+    def wait(self, stack_id: str, action: str) -> str:
+        def read_status() -> str:
+            row = self.status_reader.execute(
                 "SELECT action, status FROM stack WHERE id = ?", (stack_id,)
             ).fetchone()
-            if (action_now == action and status != "IN_PROGRESS") or time.monotonic() > deadline:
-                return f"{action_now}_{status}"
-            time.sleep(0.005)
+            return f"{row[0]}_{row[1]}"
+
+        return wait_for_action(read_status, action)
 
     def _metric_total(self, name: str) -> int:
         with urllib.request.urlopen(f"http://{HOST}:{self.metrics_port}/metrics") as answer:
@@ -292,7 +279,7 @@ class FleetDeployment(ServiceLayerCalls):
         return sum(node.get("total", {}).get(name, 0) for node in stats.values() for name in names)
 
     def wait(self, stack_id: str, action: str) -> str:
-        return wait_for_action(self.database, stack_id, action)
+        return wait_for_action(lambda: stack_status(self.database, stack_id), action)
 
     def close(self) -> None:
         self.database.dispose()
@@ -319,15 +306,16 @@ def resident_mb(pid: int) -> float:
     return 0.0
 
 
-def wait_for_action(database: Database, stack_id: str, action: str, timeout: float = 1800) -> str:
-    """The stack's status once ``action`` has ended (or the timeout has passed)."""
+def wait_for_action(read_status: Callable[[], str], action: str, timeout: float = 1800) -> str:
+    """The stack's status (``read_status``, polled every 5 ms) once ``action`` has ended,
+    or the timeout has passed."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        status = stack_status(database, stack_id)
-        if status.startswith(action) and not status.endswith("IN_PROGRESS"):
+    while True:
+        status = read_status()
+        ended = status.startswith(action) and not status.endswith("IN_PROGRESS")
+        if ended or time.monotonic() > deadline:
             return status
         time.sleep(0.005)
-    return stack_status(database, stack_id)
 
 
 def stack_status(database: Database, stack_id: str) -> str:

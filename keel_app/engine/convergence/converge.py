@@ -199,8 +199,8 @@ def _start_traversal(
     )
     current_ids.update(new_ids)
     graph = compute_dependencies(template_graph, current_ids, existing)
-    # The rows of a large stack weigh megabytes: let them go before the sync points are
-    # made, so that the two are never in memory at once.
+    # A large stack's rows are let go before its sync points are made: the two need not
+    # be in memory at once.
     del existing, rows_named
     if stack.action == stack.DELETE:
         # Each snapshot of the stack is deleted beside the resources, on its own.
