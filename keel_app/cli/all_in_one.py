@@ -21,7 +21,7 @@ from typing import Any
 
 from keel_app.cli import config_arguments, glibc_malloc, metrics_endpoint, service_logging
 from keel_app.clients.stack_domain import StackDomainNotConfigured
-from keel_app.common import config
+from keel_app.common import config, startup_heap
 from keel_app.web.auth_noauth import DEFAULT_IDENTITY
 
 LOG = logging.getLogger(__name__)
@@ -120,6 +120,7 @@ def run(arguments: argparse.Namespace) -> int:
         f"OpenKeel all-in-one: CFN API on http://{arguments.host}:{cfn_port}/v1/",
         flush=True,
     )
+    startup_heap.freeze()
     try:
         serve_until_stopped(server, cfn_server)
     finally:

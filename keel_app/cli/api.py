@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 
 from keel_app.cli import config_arguments, glibc_malloc, metrics_endpoint, service_logging
-from keel_app.common import config
+from keel_app.common import config, startup_heap
 
 LOG = logging.getLogger(__name__)
 
@@ -64,6 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     LOG.info("keel-api: native API on http://%s:%d/v1", host, listener.getsockname()[1])
     cfn_server = make_server(create_cfn_app({"HEAT_CONF": conf}), cfn_listener, arguments.threads)
     LOG.info("keel-api: CFN API on http://%s:%d/v1", cfn_host, cfn_listener.getsockname()[1])
+    startup_heap.freeze()
     serve_until_stopped(server, cfn_server)
     return 0
 

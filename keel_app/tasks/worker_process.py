@@ -14,9 +14,11 @@ import sys
 import uuid
 from typing import Any
 
+from celery.signals import worker_ready
 from kombu import Queue
 
 from keel_app.clients.stack_domain import require_stack_domain
+from keel_app.common import startup_heap
 from keel_app.rpc.celery_transport import ENGINE_QUEUE
 from keel_app.tasks import runtime
 from keel_app.tasks.app import app, configure
@@ -40,6 +42,11 @@ def queues(engine_id: str) -> list[Queue]:
     ]
 
 
+def _freeze_startup_heap(**_: Any) -> None:
+    # Celery has loaded its bootsteps and the tasks by now: what is alive stays alive.
+    startup_heap.freeze()
+
+
 def run(conf: Any, *, concurrency: int, loglevel: str = "INFO") -> None:
     """Run the engine until the worker is told to stop (SIGTERM, SIGINT)."""
     require_stack_domain(conf)
@@ -52,6 +59,7 @@ def run(conf: Any, *, concurrency: int, loglevel: str = "INFO") -> None:
     heartbeat = Heartbeat(worker_runtime.database, worker_runtime.settings, conf.periodic_interval)
     heartbeat.start()
     LOG.info("Engine %s starting", engine_id)
+    worker_ready.connect(_freeze_startup_heap)
     try:
         worker = app.Worker(
             hostname=node_name(engine_id),
@@ -62,6 +70,7 @@ def run(conf: Any, *, concurrency: int, loglevel: str = "INFO") -> None:
         )
         worker.start()
     finally:
+        worker_ready.disconnect(_freeze_startup_heap)
         heartbeat.stop()
         worker_runtime.database.dispose()
         runtime.install(None)

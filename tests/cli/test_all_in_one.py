@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -263,3 +264,16 @@ def test_a_restart_after_a_crash_resets_the_stack_the_dead_engine_left_at_once(
         f"Stack web ({stack_id}) was left IN_PROGRESS by an earlier run: reset to FAILED"
         in (tmp_path / "restarted.log").read_text()
     )
+
+
+def test_the_command_freezes_its_start_up_objects_before_serving(tmp_path: Path) -> None:
+    process, url = start_all_in_one(tmp_path / "state", tmp_path / "all-in-one.log")
+    try:
+        # Served means past the freeze: it runs between the banner and the first request.
+        call(f"{url}/build_info")
+    finally:
+        stop(process)
+
+    frozen = re.search(r"Froze (\d+) start-up objects", (tmp_path / "all-in-one.log").read_text())
+    assert frozen is not None
+    assert int(frozen.group(1)) > 100_000

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -12,6 +13,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 from keel_app.web.server import free_port
@@ -129,10 +131,9 @@ def test_a_busy_port_stops_keel_api_with_one_line(tmp_path: Path) -> None:
     )
 
 
-def test_keel_api_logs_each_request_with_its_request_id(tmp_path: Path) -> None:
-    port = free_port(HOST)
-    conf = write_conf(tmp_path, port)
-    log = tmp_path / "keel-api.log"
+@contextlib.contextmanager
+def keel_api_logging_to(conf: Path, log: Path) -> Iterator[None]:
+    """keel-api on ``conf``, its standard error in ``log``; stopped by SIGTERM, cleanly."""
     with log.open("w") as log_file:
         process = subprocess.Popen(
             [sys.executable, "-m", "keel_app.cli.api", "--config-file", str(conf)],
@@ -140,18 +141,25 @@ def test_keel_api_logs_each_request_with_its_request_id(tmp_path: Path) -> None:
             stderr=log_file,
         )
     try:
-        versions(f"http://127.0.0.1:{port}/")
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/versions", timeout=5)
-        except urllib.error.HTTPError as answer:
-            request_id = answer.headers["x-openstack-request-id"]
-            length = len(answer.read())
+        yield
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=30) == 0
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_keel_api_logs_each_request_with_its_request_id(tmp_path: Path) -> None:
+    port = free_port(HOST)
+    log = tmp_path / "keel-api.log"
+    with keel_api_logging_to(write_conf(tmp_path, port), log):
+        versions(f"http://127.0.0.1:{port}/")
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/versions", timeout=5)
+        except urllib.error.HTTPError as answer:
+            request_id = answer.headers["x-openstack-request-id"]
+            length = len(answer.read())
 
     access = [line for line in log.read_text().splitlines() if "keel_app.web.access_log" in line]
     assert len(access) == 2
@@ -160,3 +168,15 @@ def test_keel_api_logs_each_request_with_its_request_id(tmp_path: Path) -> None:
         f'[{request_id}] 127.0.0.1 "GET /versions HTTP/1.1" status: 300 len: {length}'
     )
     assert re.fullmatch(r"\d+\.\d ms", time_taken)
+
+
+def test_keel_api_freezes_its_start_up_objects_before_serving(tmp_path: Path) -> None:
+    port = free_port(HOST)
+    log = tmp_path / "keel-api.log"
+    with keel_api_logging_to(write_conf(tmp_path, port), log):
+        versions(f"http://127.0.0.1:{port}/")
+
+    frozen = re.search(r"Froze (\d+) start-up objects", log.read_text())
+    assert frozen is not None
+    # Flask, the engine's modules, oslo.config: far more than a bare interpreter holds.
+    assert int(frozen.group(1)) > 100_000

@@ -3,6 +3,7 @@ created, deleted, and finished even when an engine is killed in the middle."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -254,3 +255,15 @@ def test_a_chain_goes_on_in_the_thread_of_its_step_fifty_hops_a_message(
     # r0 came as the traversal's one leaf; r1-r49 went on in its thread, r50 left as
     # the second message and r51-r59 went on after it.
     assert _step_messages_run() == 2
+
+
+def test_an_engine_freezes_its_start_up_objects_once_ready(workers) -> None:
+    workers.start(1, extra_arguments=("--loglevel", "INFO"))
+
+    log = workers.log_directory / "worker-0.log"
+    deadline = time.monotonic() + 30
+    while not (frozen := re.search(r"Froze (\d+) start-up objects", log.read_text())):
+        assert time.monotonic() < deadline, log.read_text()[-2000:]
+        time.sleep(0.1)
+    # Celery, kombu, SQLAlchemy and the engine's modules: far more than a bare interpreter.
+    assert int(frozen.group(1)) > 100_000
