@@ -42,9 +42,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+import reference_heat  # noqa: E402
+
 BIN = Path(sys.executable).parent
-REFERENCE_HEAT = ROOT.parent / "shared" / "tools" / "reference-heat"
-REF_DIR = Path(os.environ.get("REF_DIR", "/var/tmp/reference-heat"))
 MYSQL_SERVER = "mysql+pymysql://root@127.0.0.1:3306"
 STACK_LIMIT = 2000
 TEMPLATE = {
@@ -280,16 +282,6 @@ def wait_for_engine(target: Target, timeout: float = 60) -> None:
         time.sleep(0.5)
 
 
-def reference_environment() -> dict[str, str]:
-    done = subprocess.run(
-        ["bash", "-c", f"{REFERENCE_HEAT}/up.sh >&2 && . {REF_DIR}/env.sh admin && env -0"],
-        capture_output=True,
-        check=True,
-    )
-    pairs = (item.split("=", 1) for item in done.stdout.decode().split("\0") if "=" in item)
-    return dict(pairs)
-
-
 def keystone_token(environment: dict[str, str]) -> tuple[str, str]:
     """A project-scoped token for the admin user, and its project id."""
     body = {
@@ -324,23 +316,23 @@ def keystone_token(environment: dict[str, str]) -> tuple[str, str]:
 
 
 def raise_reference_stack_limit() -> None:
-    conf = REF_DIR / "etc" / "heat" / "heat.conf"
+    conf = reference_heat.REF_DIR / "etc" / "heat" / "heat.conf"
     text = conf.read_text()
     setting = f"max_stacks_per_tenant = {STACK_LIMIT}"
     if setting in text:
         return
     conf.write_text(text.replace("[DEFAULT]\n", f"[DEFAULT]\n{setting}\n", 1))
     # up.sh restarts heat-engine when heat.conf changed since it wrote it.
-    engine_pid = REF_DIR / "run" / "heat-engine.pid"
+    engine_pid = reference_heat.REF_DIR / "run" / "heat-engine.pid"
     with contextlib.suppress(FileNotFoundError, ProcessLookupError):
         os.killpg(int(engine_pid.read_text()), signal.SIGTERM)
 
 
 @contextlib.contextmanager
 def heat_target() -> Iterator[Target]:
-    environment = reference_environment()
+    environment = reference_heat.environment()
     raise_reference_stack_limit()
-    environment = reference_environment()
+    environment = reference_heat.environment()
     token, project_id = keystone_token(environment)
     target = Target("heat", f"{environment['REF_HEAT_URL']}/{project_id}", {"X-Auth-Token": token})
     wait_for_engine(target, timeout=120)

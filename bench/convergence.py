@@ -17,10 +17,12 @@ tasks/s, resources done a second and milliseconds a resource (for a chain, a hop
 engine's resident memory (the largest worker's for ``fleet``), and database statements per
 resource (counted by the engine's process for ``embedded`` and ``all-in-one``; the
 server's ``Questions`` delta for MariaDB, so other clients of the server count too).
-With ``--with-heat`` it also runs the same shapes through the reference Heat 27.0.1
-(../shared/tools/reference-heat, started by its up.sh) and prints Heat's times and the
-ratio. With ``--repeat N`` each shape runs N times and each phase's median milliseconds a
-resource follows its runs.
+With ``--with-heat`` the same stacks are also created, updated and deleted through the
+reference Heat 27.0.1 (../shared/tools/reference-heat, started by its up.sh), sent by
+python-heatclient as its demo project's member (bench/reference_heat.py), and each phase
+prints Heat's seconds and milliseconds a resource and Heat's time over OpenKeel's. With
+``--repeat N`` each shape runs N times and each phase's median milliseconds a resource
+follows its runs.
 
     .venv/bin/python bench/convergence.py --deployment fleet --shapes none:100,none:500,chain:100
 """
@@ -29,8 +31,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -46,8 +46,8 @@ from convergence_deployments import (  # noqa: E402
     Embedded,
     FleetDeployment,
 )
+from reference_heat import ReferenceHeat  # noqa: E402
 
-REFERENCE_HEAT = ROOT.parent / "shared" / "tools" / "reference-heat"
 TYPES = {"none": "OS::Heat::None", "chain": "OS::Heat::None", "random": "OS::Heat::RandomString"}
 
 
@@ -170,22 +170,11 @@ def run_shape(deployment: Any, shape: str, count: int, update: bool = True) -> l
 # Heat, for comparison
 
 
-def heat_figures(shape: str, count: int) -> dict[str, Any] | None:
-    mode = {"none": "none", "chain": "chain", "random": "random"}.get(shape)
-    if mode is None:
-        return None  # the reference script has no group or nested shapes
-    ref_dir = os.environ.get("REF_DIR", "/var/tmp/reference-heat")
-    command = (
-        f"{REFERENCE_HEAT}/up.sh >/dev/null && . {ref_dir}/env.sh demo && "
-        f"{ref_dir}/venv/bin/python {REFERENCE_HEAT}/bench_create.py {mode} {count}"
-    )
-    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=7200)
-    # The script exits non-zero when a phase did not complete, and still prints its figures.
-    lines = done.stdout.strip().splitlines()
-    if not lines:
-        print(f"# reference Heat unavailable: {done.stderr.strip()[-300:]}", file=sys.stderr)
+def heat_figures(heat: ReferenceHeat | None, shape: str, count: int) -> dict[str, Any] | None:
+    """Heat's run of the shape, each phase's figures by its name; None without Heat."""
+    if heat is None:
         return None
-    return json.loads(lines[-1])
+    return {figure["phase"]: figure for figure in run_shape(heat, shape, count)}
 
 
 def machine_idle_share(seconds: float = 1.0) -> float:
@@ -214,12 +203,12 @@ def settle(timeout: float = 60.0) -> None:
 
 def heat_phase(heat: dict[str, Any] | None, phase: str) -> tuple[float | None, str]:
     """Heat's seconds for ``phase`` if it completed, and what to print in their place."""
-    if heat is None or phase not in ("create", "delete"):
+    if heat is None:
         return None, "-"
-    status = str(heat.get(f"{phase}_status"))
-    if status != f"{phase.upper()}_COMPLETE":
-        return None, status.lower().split("(")[0]  # e.g. "stalled"
-    return heat[f"{phase}_s"], str(heat[f"{phase}_s"])
+    figure = heat[phase]
+    if figure["status"] != f"{phase.upper()}_COMPLETE":
+        return None, figure["status"].lower().split("(")[0]  # e.g. "stalled"
+    return figure["wall_s"], f"{figure['wall_s']:.2f}"
 
 
 def print_rows(
@@ -291,11 +280,17 @@ def main() -> int:
             deployment = FleetDeployment(
                 Path(directory), arguments.database_url, arguments.workers, arguments.threads
             )
+        reference = ReferenceHeat() if arguments.with_heat else None
         try:
             print(f"# {deployment.name}")
+            if reference is not None:
+                print(f"# beside {reference.name}")
             if not arguments.no_warm_up:
                 # Workers import plugins and fill their caches on their first steps.
                 run_shape(deployment, "none", 10)
+                if reference is not None:
+                    # A chain: Heat starts independent resources a second apart.
+                    run_shape(reference, "chain", 10)
                 print("# warm-up: a 10-resource stack created, updated and deleted first")
             rss_start = deployment.rss_mb()
             print(
@@ -307,7 +302,7 @@ def main() -> int:
             for item in arguments.shapes.split(","):
                 shape, _, count_text = item.partition(":")
                 count = int(count_text)
-                heat = heat_figures(shape, count) if arguments.with_heat else None
+                heat = heat_figures(reference, shape, count)
                 if arguments.with_heat:
                     settle()
                 runs = []
