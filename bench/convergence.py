@@ -48,6 +48,8 @@ from convergence_deployments import (  # noqa: E402
 )
 from reference_heat import ReferenceHeat  # noqa: E402
 
+from keel_app.common import startup_heap  # noqa: E402
+
 TYPES = {"none": "OS::Heat::None", "chain": "OS::Heat::None", "random": "OS::Heat::RandomString"}
 
 
@@ -292,6 +294,9 @@ def main() -> int:
                     # A chain: Heat starts independent resources a second apart.
                     run_shape(reference, "chain", 10)
                 print("# warm-up: a 10-resource stack created, updated and deleted first")
+            # This process sends the fleet's and the embedded engine's stacks as keel-api
+            # would: like keel-api, it keeps what it has built out of full collections.
+            startup_heap.freeze()
             rss_start = deployment.rss_mb()
             print(
                 f"{'shape':<12} {'phase':<7} {'status':<18} {'wall s':>8} {'call s':>7} "
