@@ -45,8 +45,9 @@ class BoundedCache(Generic[Value]):
         self._weight = 0
         self._lock = threading.Lock()
 
-    def get_or_build(self, key: Hashable, build: Callable[[], Value]) -> Value:
-        """The cached value of ``key``, built (outside the lock) on a miss."""
+    def get_or_build(self, key: Hashable, build: Callable[[], Value], keep: bool = True) -> Value:
+        """The cached value of ``key``, built (outside the lock) on a miss and kept
+        unless ``keep`` is False."""
         now = self._clock()
         with self._lock:
             self._forget_idle(now)
@@ -56,6 +57,8 @@ class BoundedCache(Generic[Value]):
                 self._entries.move_to_end(key)
                 return entry[0]
         value = build()
+        if not keep:
+            return value
         weight = self._weigh(value) if self._weigh is not None else 0
         with self._lock:
             self._remove(key)

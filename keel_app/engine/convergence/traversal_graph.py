@@ -9,6 +9,7 @@ a replacement's cleanup of the old row waits for the new row to be in service.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from keel_app.engine.convergence.bounded_cache import BoundedCache
@@ -116,20 +117,31 @@ _graphs: BoundedCache[TraversalGraph] = BoundedCache(
 
 
 def traversal_graph(
-    stack_id: str, traversal: str, read_document: Callable[[], Mapping[str, Any] | None]
+    stack_id: str,
+    traversal: str,
+    read_document: Callable[[], Mapping[str, Any] | None],
+    keep: bool = True,
 ) -> TraversalGraph:
     """The graph of ``stack_id``'s ``traversal``, parsed from its stored document.
 
     A traversal's graph is written once, with its id, and never changed: every step of
     a traversal reads the same document, so a process parses it once rather than once
     a step (the graph of a 10,000-resource stack takes longer to parse than a step).
+
+    ``keep``: False for a caller that is not a step of ``traversal`` (one of an older
+    traversal, re-triggering a resource in the newer one). The stack's row gets the new
+    traversal's id before its graph, so such a caller may have read the older graph's
+    document beside the new id: it is used once and not kept for the traversal's steps.
     """
 
     def build() -> TraversalGraph:
         dependencies = from_edges_document(read_document())
-        return TraversalGraph(dependencies, dependencies.nodes(), frozenset(dependencies.roots()))
+        # Read-only: a Graph adds a node a lookup misses, and every later step of the
+        # traversal would take that node for one of the graph's.
+        nodes = MappingProxyType(dict(dependencies.nodes()))
+        return TraversalGraph(dependencies, nodes, frozenset(dependencies.roots()))
 
-    return _graphs.get_or_build((stack_id, traversal), build)
+    return _graphs.get_or_build((stack_id, traversal), build, keep=keep)
 
 
 def forget_traversal_graphs(stack_id: str) -> None:

@@ -308,7 +308,7 @@ class Worker:
             self.retrigger_check_resource(latest, resource.id)
 
     def _retrigger_replaced(self, stack: ConvergenceStack, resource: Any, is_update: bool) -> None:
-        nodes = _graph(stack).nodes
+        nodes = _graph(stack, of_a_step=False).nodes
         if ConvergenceNode(resource.id, is_update) in nodes or resource.replaces is None:
             return
         # A replacement the new traversal does not want: deleted rows are purged at its end.
@@ -320,11 +320,14 @@ class Worker:
 
     def retrigger_check_resource(self, stack: ConvergenceStack, resource_id: int) -> None:
         """Report a resource to its own sync point in the current traversal, to run it again."""
-        nodes = _graph(stack).nodes
+        nodes = _graph(stack, of_a_step=False).nodes
         key = ConvergenceNode(resource_id, ConvergenceNode(resource_id, True) in nodes)
         LOG.info("Re-trigger resource: %s", key)
+        # A node the traversal does not hold has no sync point either: Heat's lookup
+        # finds it empty, and the merge below finds no sync point.
+        predecessors = set(nodes.get(key, ()))
         try:
-            self._sync_and_send(stack, stack.current_traversal, key, key, None, set(nodes[key]), {})
+            self._sync_and_send(stack, stack.current_traversal, key, key, None, predecessors, {})
         except exception.EntityNotFound as error:
             if error.entity != "Sync Point":
                 raise
@@ -949,9 +952,14 @@ class Worker:
         )
 
 
-def _graph(stack: ConvergenceStack) -> Any:
+def _graph(stack: ConvergenceStack, of_a_step: bool = True) -> Any:
+    """The graph of the stack's current traversal; ``of_a_step``: the caller is a step of
+    that traversal (not one of an older traversal acting for it), whose document it read
+    after the traversal started, so that the graph is kept for the other steps."""
     # The document is only read from the stack when the graph is not cached yet.
-    return traversal_graph(stack.id, stack.current_traversal, lambda: stack.current_deps)
+    return traversal_graph(
+        stack.id, stack.current_traversal, lambda: stack.current_deps, keep=of_a_step
+    )
 
 
 def _node_data(resource: Any) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from keel_app.engine.convergence import traversal_graph
 from keel_app.engine.convergence.bounded_cache import BoundedCache
 
@@ -62,6 +64,27 @@ def test_a_stack_whose_traversal_ended_has_its_graphs_read_again() -> None:
     assert len(reads) == 2
     assert str(again.dependencies) == str(first.dependencies)
     assert again.roots == frozenset({traversal_graph.ConvergenceNode(2, True)})
+
+
+def test_a_value_built_not_to_be_kept_is_built_again_next_time() -> None:
+    cache: BoundedCache[str] = BoundedCache(10)
+
+    assert cache.get_or_build("key", lambda: "once", keep=False) == "once"
+    assert len(cache) == 0
+    assert cache.get_or_build("key", lambda: "kept") == "kept"
+    assert cache.get_or_build("key", lambda: "other", keep=False) == "kept"
+
+
+def test_a_node_a_traversal_does_not_hold_stays_out_of_its_graph() -> None:
+    document = {"edges": [[[2, True], [1, True]], [[1, True], None]]}
+    graph = traversal_graph.traversal_graph("stack-y", "traversal-1", lambda: document)
+    absent = traversal_graph.ConvergenceNode(3, False)
+
+    with pytest.raises(KeyError):
+        graph.nodes[absent]
+    again = traversal_graph.traversal_graph("stack-y", "traversal-1", lambda: document)
+    assert absent not in again.nodes
+    traversal_graph.forget_traversal_graphs("stack-y")
 
 
 class Clock:
