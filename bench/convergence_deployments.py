@@ -337,8 +337,6 @@ STATUS_QUERY = sa.select(StackRow.__table__.c.action, StackRow.__table__.c.statu
 def stack_status(database: Database, stack_id: str) -> str:
     with database.transaction() as session:
         row = session.execute(
-            sa.select(StackRow.action, StackRow.status)
-            .where(StackRow.id == stack_id)
-            .execution_options(include_deleted=True)
+            STATUS_QUERY.execution_options(include_deleted=True), {"stack_id": stack_id}
         ).one()
         return f"{row.action}_{row.status}"

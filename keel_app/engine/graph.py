@@ -13,7 +13,8 @@ strings: ``{a: {b, c}, b: {}, c: {}}``.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from keel_app.common.exception import CircularDependencyException
@@ -191,10 +192,11 @@ class Dependencies:
     def graph(self, reverse: bool = False) -> Graph:
         return self._graph.reverse_copy() if reverse else self._graph.copy()
 
-    def nodes(self) -> Graph:
-        """Keys to this graph's own nodes, for readers: a new mapping of the same nodes,
-        where ``graph()`` copies every node (twice the memory of a large graph)."""
-        return Graph(self._graph)
+    def nodes(self) -> Mapping[Hashable, Node]:
+        """Keys to this graph's own nodes, for readers: a new read-only mapping of the same
+        nodes, where ``graph()`` copies every node (twice the memory of a large graph).
+        Read-only, unlike a Graph: a lookup of a missing key raises instead of adding it."""
+        return MappingProxyType(dict(self._graph))
 
     def __iter__(self) -> Iterator[Hashable]:
         """Required keys before the keys that require them."""

@@ -9,7 +9,6 @@ a replacement's cleanup of the old row waits for the new row to be in service.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from keel_app.engine.convergence.bounded_cache import BoundedCache
@@ -136,10 +135,9 @@ def traversal_graph(
 
     def build() -> TraversalGraph:
         dependencies = from_edges_document(read_document())
-        # Read-only: a Graph adds a node a lookup misses, and every later step of the
-        # traversal would take that node for one of the graph's.
-        nodes = MappingProxyType(dict(dependencies.nodes()))
-        return TraversalGraph(dependencies, nodes, frozenset(dependencies.roots()))
+        # Read-only (``nodes()``): a node added by a lookup that missed would be taken by
+        # every later step of the traversal for one of the graph's.
+        return TraversalGraph(dependencies, dependencies.nodes(), frozenset(dependencies.roots()))
 
     return _graphs.get_or_build((stack_id, traversal), build, keep=keep)
 
