@@ -27,7 +27,6 @@ import json
 import os
 import random
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -45,6 +44,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
 import reference_heat  # noqa: E402
+
+from keel_app.web.spare_ports import free_port  # noqa: E402
 
 BIN = Path(sys.executable).parent
 MYSQL_SERVER = "mysql+pymysql://root@127.0.0.1:3306"
@@ -169,12 +170,6 @@ def measure(target: Target, count: int, requests: int) -> dict[str, dict[str, fl
 
 
 # The targets
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def wait_for_http(url: str, timeout: float = 60) -> None:

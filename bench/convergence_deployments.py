@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -39,6 +38,7 @@ from keel_app.engine.settings import EngineSettings
 from keel_app.models import Stack as StackRow
 from keel_app.models.database import Database
 from keel_app.models.migration import db_sync
+from keel_app.web.spare_ports import free_port
 
 MYSQL_SERVER = "mysql+pymysql://root@127.0.0.1:3306"
 CONTEXT = RequestContext(
@@ -233,12 +233,6 @@ class AllInOne:
         self.process.terminate()
         self.process.wait(timeout=30)
         self.log.close()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
 
 
 class FleetDeployment(ServiceLayerCalls):

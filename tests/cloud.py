@@ -27,7 +27,6 @@ import fcntl
 import json
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -38,6 +37,7 @@ from pathlib import Path
 
 import pymysql
 
+from keel_app.web.spare_ports import free_port
 from tests import cloud_config
 from tests.cloud_catalog import CatalogEntries
 from tests.cloud_config import HOST, REGION, Layout
@@ -153,19 +153,6 @@ class Cloud:
         return cls(**{**state, "keystone": Keystone(**state["keystone"])})
 
 
-def _free_ports(names: tuple[str, ...]) -> dict[str, int]:
-    sockets = []
-    try:
-        for _ in names:
-            bound = socket.socket()
-            bound.bind((HOST, 0))
-            sockets.append(bound)
-        return {name: bound.getsockname()[1] for name, bound in zip(names, sockets, strict=True)}
-    finally:
-        for bound in sockets:
-            bound.close()
-
-
 # --- databases and the message vhost -----------------------------------------------------
 
 
@@ -237,7 +224,7 @@ def running(directory: Path, keystone: Keystone) -> Iterator[Cloud]:
         database_prefix=prefix,
         vhost=prefix.rstrip("_"),
         keystone_url=keystone.url,
-        ports=_free_ports(PORT_NAMES),
+        ports={name: free_port(HOST) for name in PORT_NAMES},
     )
     write_configuration(layout)
     processes = ProcessGroup(layout.home("logs"))

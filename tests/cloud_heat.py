@@ -23,7 +23,7 @@ from heatclient import client as heat_client
 from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3
 
-from keel_app.web.server import free_port
+from keel_app.web.spare_ports import free_port
 from tests import databases, fleet, oracle
 from tests.cli.distributed import HOST, wait_for_http, write_conf
 from tests.keystone import ALICE, USER_PASSWORD, Keystone
@@ -116,7 +116,7 @@ def heat_behind_keystone(directory: Path, keystone: Keystone) -> Iterator[str]:
         )
         try:
             _wait_for_engine(vhost_url, engine, directory / "heat-engine.log")
-            wait_for_http(f"http://{HOST}:{port}/", api)
+            wait_for_http(f"http://{HOST}:{port}/", api, directory / "heat-api.log")
             yield f"http://{HOST}:{port}/v1"
         finally:
             _stop(api)

@@ -84,10 +84,3 @@ def serve_until_stopped(
     finally:
         for server in (*others, main):
             server.close()
-
-
-def free_port(host: str) -> int:
-    """A port nobody listens on at ``host`` now (for tests and benchmarks to hand out)."""
-    with socket.socket() as probe:
-        probe.bind((host, 0))
-        return int(probe.getsockname()[1])

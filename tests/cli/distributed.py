@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-from keel_app.web.server import free_port
+from keel_app.web.spare_ports import free_port
 from tests import databases, fleet
 from tests.keystone import (
     ADMIN,
@@ -128,7 +128,11 @@ def login(keystone: Keystone, user: str, project: str, password: str, region: st
     }
 
 
-def wait_for_http(url: str, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
+def wait_for_http(
+    url: str, process: subprocess.Popen[bytes], log: Path, timeout: float = 60
+) -> None:
+    """Return once a server answers at ``url``; if ``process`` ends first or the time runs
+    out, fail with the last lines of its ``log``, which say why."""
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -138,7 +142,12 @@ def wait_for_http(url: str, process: subprocess.Popen[bytes], timeout: float = 6
             return  # any answer: the server is up
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"keel-api did not come up at {url}") from None
+                tail = log.read_text(errors="replace").splitlines()[-20:]
+                raise RuntimeError(
+                    f"{' '.join(map(str, process.args[:3]))} (exit code {process.poll()})"
+                    f" did not come up at"
+                    f" {url}; the end of {log}:\n" + "\n".join(tail)
+                ) from None
             time.sleep(0.2)
 
 
@@ -175,7 +184,7 @@ def behind_keystone(
             )
         region = None
         try:
-            wait_for_http(f"http://{HOST}:{port}/", api)
+            wait_for_http(f"http://{HOST}:{port}/", api, directory / "keel-api.log")
             region = register_endpoint(keystone, f"http://{HOST}:{port}/v1/%(project_id)s")
             member = login(keystone, ALICE.user_name, ALICE.project_name, USER_PASSWORD, region)
             admin = login(keystone, ADMIN.user_name, ADMIN.project_name, ADMIN_PASSWORD, region)

@@ -16,7 +16,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
-from keel_app.web.server import free_port
+from keel_app.web.spare_ports import free_port
 
 HOST = "127.0.0.1"
 

@@ -11,7 +11,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from keel_app.web.server import free_port
+from keel_app.web.spare_ports import free_port
 from tests.cli.test_api import versions
 
 ESTIMATE = "/v1/?Action=EstimateTemplateCost"

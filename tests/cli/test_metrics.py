@@ -16,7 +16,7 @@ from kombu import Connection, Queue
 from prometheus_client.parser import text_string_to_metric_families
 
 from keel_app.cli.metrics_endpoint import BrokerCollector
-from keel_app.web.server import free_port
+from keel_app.web.spare_ports import free_port
 from tests import databases, fleet
 from tests.cli.distributed import wait_for_http
 from tests.models.api.factories import migrated_database
@@ -94,7 +94,7 @@ def all_in_one(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
             env={**os.environ, "PYTHONWARNINGS": "ignore"},
         )  # fmt: skip
     try:
-        wait_for_http(f"http://{HOST}:{port}/", process)
+        wait_for_http(f"http://{HOST}:{port}/", process, directory / "all-in-one.log")
         yield f"http://{HOST}:{port}/v1/admin", metrics_port
     finally:
         process.terminate()
@@ -170,7 +170,7 @@ def distributed(tmp_path: Path) -> Iterator[tuple[str, int, int]]:
                 env={**os.environ, "KEEL_BROKER_URL": vhost_url},
             )  # fmt: skip
         try:
-            wait_for_http(f"http://{HOST}:{api_port}/", api)
+            wait_for_http(f"http://{HOST}:{api_port}/", api, tmp_path / "keel-api.log")
             yield f"http://{HOST}:{api_port}/v1/admin", api_metrics, worker_metrics
         finally:
             api.terminate()

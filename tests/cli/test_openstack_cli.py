@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from keel_app.web.server import free_port
+from keel_app.web.spare_ports import free_port
 from tests.cli import distributed
 
 OPENSTACK = Path(sys.executable).parent / "openstack"

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -26,16 +25,11 @@ import pytest
 from keel_app.engine.service import stacks as service
 from keel_app.tasks.context_wire import SEALED_KEY
 from keel_app.tasks.engine_rpc import engine_client
+from keel_app.web.spare_ports import free_port
 from tests import fleet
 
 TOKEN = "token-of-alice"
 PASSWORD = "password-of-alice"
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _get(url: str) -> Any:
@@ -46,7 +40,7 @@ def _get(url: str) -> Any:
 @contextlib.contextmanager
 def running_flower(vhost_url: str, directory: Path) -> Iterator[str]:
     """A real Flower on ``vhost_url``; the base URL of its HTTP API."""
-    port = _free_port()
+    port = free_port()
     log = open(directory / "flower.log", "wb")  # noqa: SIM115
     process = subprocess.Popen(
         [
