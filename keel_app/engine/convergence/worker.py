@@ -28,6 +28,7 @@ from keel_app.engine.convergence import (
 )
 from keel_app.engine.convergence.create_retry import RESTART_KEY, RETRY_KEY
 from keel_app.engine.convergence.node_data import NodeData, load_resources_data
+from keel_app.engine.convergence.poll_cadence import POLL_INTERVAL, next_poll
 from keel_app.engine.convergence.runtime import ADMIN, ConvergenceStack, load_template
 from keel_app.engine.convergence.traversal_graph import (
     NODE_TYPE_RESOURCE,
@@ -55,9 +56,9 @@ LOG = logging.getLogger(__name__)
 PROGRESS_KEY = "keel_progress"
 # In ``keel_progress``: the hook (Heat's breakpoint) a step waits at, until a signal clears it.
 HOOK_KEY = "hook"
+# In ``keel_progress``: when the action waited on began, on the dispatcher's clock.
+STARTED_KEY = "started"
 POST_HOOKS = {"CREATE": "post-create", "UPDATE": "post-update", "DELETE": "post-delete"}
-# Seconds before a waiting step asks again.
-POLL_INTERVAL = 1.0
 # Tries of a step in one transaction that deadlocked before it runs transaction by transaction.
 UNIT_ATTEMPTS = 3
 
@@ -564,9 +565,13 @@ class Worker:
             return True
         return self._poll(stack, resource, self._progress(stack, action, token), set(), message)
 
-    @staticmethod
-    def _progress(stack: ConvergenceStack, action: str, token: Any) -> dict[str, Any]:
-        return {"action": action, "token": token, "template_id": stack.t.id}
+    def _progress(self, stack: ConvergenceStack, action: str, token: Any) -> dict[str, Any]:
+        return {
+            "action": action,
+            "token": token,
+            "template_id": stack.t.id,
+            STARTED_KEY: self.dispatcher.now(),
+        }
 
     def _update(
         self,
@@ -696,7 +701,7 @@ class Worker:
                 stack, resource, action, post_hook, message, None
             )
         state = resource.handled_state()
-        countdown = resource.poll_delay * POLL_INTERVAL if resource.poll_delay else POLL_INTERVAL
+        countdown = next_poll(progress.get(STARTED_KEY), self.dispatcher.now(), resource.poll_delay)
         self._send_later(stack, message, {**progress, **state}, countdown)
         return False
 

@@ -28,7 +28,7 @@ def start_first_update(engine: Engine, stack_id: str) -> None:
     engine.update(stack_id, template("b"), run=False)
     while engine.states(stack_id)["slow"] != ("UPDATE", "IN_PROGRESS"):
         engine.queue.run_one()
-    assert [message.countdown for message in engine.queue.pending()] == [1.0]
+    assert [message.countdown for message in engine.queue.pending()] == [0.1]
 
 
 def test_the_waiting_update_holds_the_lock_of_its_engine(engine: Engine) -> None:

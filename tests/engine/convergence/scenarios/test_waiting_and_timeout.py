@@ -26,8 +26,9 @@ def test_a_waiting_create_is_polled_by_resending_never_sleeping(engine: Engine) 
 
     assert engine.states(stack_id) == {"slow": ("CREATE", "COMPLETE")}
     countdowns = [message.countdown for message in engine.queue.delivered]
-    # The first step, then one re-send a second until more than 5 seconds have passed.
-    assert countdowns == [0] + [1.0] * 6
+    # The first step, re-sends while the wait is young, then one a second, at each whole
+    # second of waiting, until more than 5 seconds have passed.
+    assert countdowns == [0, 0.1, 0.1, 0.2, 0.4, 0.2] + [1.0] * 5
     assert engine.queue.now() - started == 6.0
 
 
