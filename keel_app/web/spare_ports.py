@@ -11,6 +11,7 @@ starting point, and a port is only handed out once by a process.
 
 from __future__ import annotations
 
+import functools
 import os
 import socket
 import threading
@@ -44,6 +45,12 @@ def candidate_ports(ephemeral: tuple[int, int]) -> list[int]:
     return below if len(below) >= len(above) else above
 
 
+@functools.cache
+def _this_machines_candidates() -> list[int]:
+    # The kernel's range is read once a process, not on every port handed out.
+    return candidate_ports(ephemeral_range())
+
+
 def _bindable(host: str, port: int) -> bool:
     # Without SO_REUSEADDR: a port still in TIME_WAIT from an earlier server is skipped too.
     with socket.socket() as probe:
@@ -58,7 +65,7 @@ def free_port(host: str = "127.0.0.1") -> int:
     """A port nobody listens on at ``host`` now, outside the ephemeral range, that this
     process has not handed out before."""
     global _next_index
-    candidates = candidate_ports(ephemeral_range())
+    candidates = _this_machines_candidates()
     if not candidates:
         return _any_port(host)
     with _lock:
